@@ -1,0 +1,76 @@
+/**
+ * JSON-RPC 2.0 framing: the one wire format between every client and server
+ * in the playground. Incoming data is parsed with these schemas; nothing is cast.
+ */
+import { z } from 'zod';
+import { RpcErrorSchema, type RpcError } from './task.ts';
+
+export const RequestIdSchema = z.union([z.string(), z.number().int()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+const Params = z.record(z.string(), z.unknown());
+
+export const JsonRpcRequestSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: RequestIdSchema,
+  method: z.string(),
+  params: Params.optional(),
+});
+export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
+
+export const JsonRpcNotificationSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  method: z.string(),
+  params: Params.optional(),
+});
+export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
+
+export const JsonRpcResultSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: RequestIdSchema,
+  result: z.record(z.string(), z.unknown()),
+});
+export type JsonRpcResult = z.infer<typeof JsonRpcResultSchema>;
+
+export const JsonRpcErrorResponseSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: RequestIdSchema.nullable(),
+  error: RpcErrorSchema,
+});
+export type JsonRpcErrorResponse = z.infer<typeof JsonRpcErrorResponseSchema>;
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResult | JsonRpcErrorResponse;
+
+/** A message as classified on arrival. */
+export type ParsedMessage =
+  | { kind: 'request'; message: JsonRpcRequest }
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'result'; message: JsonRpcResult }
+  | { kind: 'error'; message: JsonRpcErrorResponse }
+  | { kind: 'invalid'; reason: string };
+
+/** Classifies an unknown value as one JSON-RPC message, or says why it is not one. */
+export function parseMessage(value: unknown): ParsedMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { kind: 'invalid', reason: 'not a JSON object' };
+  }
+  if ('method' in value) {
+    if ('id' in value) {
+      const r = JsonRpcRequestSchema.safeParse(value);
+      return r.success ? { kind: 'request', message: r.data } : { kind: 'invalid', reason: z.prettifyError(r.error) };
+    }
+    const n = JsonRpcNotificationSchema.safeParse(value);
+    return n.success ? { kind: 'notification', message: n.data } : { kind: 'invalid', reason: z.prettifyError(n.error) };
+  }
+  if ('error' in value) {
+    const e = JsonRpcErrorResponseSchema.safeParse(value);
+    return e.success ? { kind: 'error', message: e.data } : { kind: 'invalid', reason: z.prettifyError(e.error) };
+  }
+  const res = JsonRpcResultSchema.safeParse(value);
+  return res.success ? { kind: 'result', message: res.data } : { kind: 'invalid', reason: z.prettifyError(res.error) };
+}
+
+/** Builds an error response. */
+export function errorResponse(id: RequestId | null, error: RpcError): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id, error };
+}

@@ -1,0 +1,111 @@
+/**
+ * The one server factory both hosts serve (the worker over a MessagePort,
+ * Node over Streamable HTTP). The official SDK does the core protocol:
+ * envelope checks, version negotiation (C3), `server/discover` (C5),
+ * `resultType` and `serverInfo` stamping (C4, C6). This file adds what the
+ * SDK lacks: the Tasks extension's `tools/call` behaviour and `tasks/*`.
+ */
+import { ProtocolError, Server, type McpRequestContext, type McpServerFactory } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { TASKS_EXTENSION, Method } from '../protocol/constants.ts';
+import { declaresTasks } from '../protocol/envelope.ts';
+import { ANONYMOUS, ownerDigest } from './identity.ts';
+import { RpcFault, type Caller, type TaskService } from './task-service.ts';
+
+export const SERVER_INFO = { name: 'mcp-tasks-playground', version: '0.1.0' } as const;
+
+/**
+ * The SDK's `tools/call` wrapper knows only `CallToolResult` and would add
+ * `content: []` to a task handle. A `CreateTaskResult` is its own result
+ * family (T7), so it bypasses that normalisation; every other result still
+ * goes through the SDK's validation.
+ */
+class TasksServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    if (method !== Method.toolsCall) return super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if (result['resultType'] === 'task') return result;
+      return super._wrapHandler(method, async () => result)(request, ctx);
+    };
+  }
+}
+
+const TaskIdParams = z.looseObject({ taskId: z.unknown() });
+const CallParams = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+
+/** Converts our own faults into the SDK's error, so they leave as JSON-RPC errors. */
+async function answering<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof RpcFault) throw new ProtocolError(error.code, error.message, error.data);
+    throw error;
+  }
+}
+
+/** Reads who is calling and what they declared, from one request. */
+async function callerOf(context: McpRequestContext, envelope: Record<string, unknown> | undefined): Promise<Caller> {
+  const identity = context.authInfo?.token ?? ANONYMOUS;
+  return {
+    owner: await ownerDigest(identity),
+    declaresTasks: declaresTasks(envelope?.['io.modelcontextprotocol/clientCapabilities']),
+  };
+}
+
+/** A factory for the SDK's serving entries: one fresh server instance per request (C1). */
+export function createServerFactory(service: TaskService): McpServerFactory {
+  return (context) => {
+    const server = new TasksServer(SERVER_INFO, {
+      capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+      instructions: 'MCP Tasks Playground: tools that run as tasks when the request declares io.modelcontextprotocol/tasks.',
+    });
+
+    server.setRequestHandler(Method.toolsList, async () => ({
+      // No execution.taskSupport: whether a call becomes a task is decided per request (T2, M2).
+      tools: service.tools.map((tool) => ({
+        name: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        description: tool.description,
+        inputSchema: toolInputSchema(tool.args),
+      })),
+    }));
+
+    server.setRequestHandler(Method.toolsCall, { params: CallParams }, async (params, ctx) =>
+      answering(async () => {
+        const caller = await callerOf(context, ctx.mcpReq.envelope);
+        return service.callTool(caller, params.name, params.arguments, ctx.mcpReq.signal, ctx.mcpReq.inputResponses ?? {});
+      }),
+    );
+
+    server.setRequestHandler(Method.tasksGet, { params: TaskIdParams }, async (params, ctx) =>
+      answering(async () => service.getTask(await callerOf(context, ctx.mcpReq.envelope), params.taskId)),
+    );
+
+    // The SDK lifts `inputResponses` out of the params into ctx.mcpReq (see notes/sdk-v2.md).
+    server.setRequestHandler(Method.tasksUpdate, { params: TaskIdParams }, async (params, ctx) =>
+      answering(async () => {
+        await service.updateTask(await callerOf(context, ctx.mcpReq.envelope), params.taskId, ctx.mcpReq.inputResponses ?? {});
+        return {};
+      }),
+    );
+
+    server.setRequestHandler(Method.tasksCancel, { params: TaskIdParams }, async (params, ctx) =>
+      answering(async () => {
+        await service.cancelTask(await callerOf(context, ctx.mcpReq.envelope), params.taskId);
+        return {};
+      }),
+    );
+
+    return server;
+  };
+}
+
+function toolInputSchema(schema: z.ZodType): { type: 'object'; [key: string]: unknown } {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json['$schema'];
+  return { ...json, type: 'object' };
+}

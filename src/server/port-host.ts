@@ -1,0 +1,90 @@
+/**
+ * Serves a playground server over a MessagePort: one JSON-RPC message per
+ * `postMessage`, in both directions. Each request goes through the SDK's
+ * per-request HTTP entry, the same one the Node host uses, so the worker
+ * and Node run the identical validation ladder (envelope, version -32022,
+ * method gates). The headers are derived from the body exactly as a
+ * Streamable HTTP client derives them (T19).
+ */
+import { ErrorCode } from '../protocol/constants.ts';
+import { httpHeadersFor } from '../protocol/envelope.ts';
+import { errorResponse, parseMessage, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import type { PlaygroundServer } from './playground-server.ts';
+import { isTaskListen, type Subscription } from './task-subscriptions.ts';
+
+/** The smallest part of a MessagePort this host needs (Node's and the browser's both fit). */
+export interface PortLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  start?(): void;
+  close(): void;
+}
+
+/** Serves `port` as `identity` until the port or the returned handle is closed. */
+export function servePort(server: PlaygroundServer, port: PortLike, identity: string): { close(): void } {
+  const subscriptions = new Map<string | number, Subscription>();
+  const send = (message: JsonRpcMessage): void => port.postMessage(message);
+
+  port.addEventListener('message', (event) => {
+    void handle(event.data).catch((error: unknown) => {
+      // Never let one bad message stop the port: report it and keep serving.
+      console.error('[server] unexpected failure while serving a message', error);
+    });
+  });
+  port.start?.();
+
+  async function handle(data: unknown): Promise<void> {
+    const parsed = parseMessage(data);
+    switch (parsed.kind) {
+      case 'invalid':
+        send(errorResponse(idOf(data), { code: ErrorCode.InvalidRequest, message: `Invalid JSON-RPC message: ${parsed.reason}` }));
+        return;
+      case 'notification':
+        if (parsed.message.method === 'notifications/cancelled') closeSubscription(parsed.message.params?.['requestId']);
+        return;
+      case 'result':
+      case 'error':
+        return; // This server sends no requests to the client, so no response is awaited.
+      case 'request':
+        if (isTaskListen(parsed.message)) {
+          const subscription = await server.subscriptions.open(parsed.message, identity, send);
+          if (subscription) subscriptions.set(subscription.id, subscription);
+          return;
+        }
+        send(await viaHttpEntry(server, parsed.message, identity));
+    }
+  }
+
+  function closeSubscription(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    subscriptions.get(requestId)?.close();
+    subscriptions.delete(requestId);
+  }
+
+  return {
+    close() {
+      for (const subscription of subscriptions.values()) subscription.close();
+      subscriptions.clear();
+      port.close();
+    },
+  };
+}
+
+/** Answers one request through the SDK's HTTP entry and returns the JSON-RPC response. */
+export async function viaHttpEntry(server: PlaygroundServer, request: JsonRpcRequest, identity: string): Promise<JsonRpcMessage> {
+  const response = await server.http.fetch(
+    new Request('http://worker.local/mcp', { method: 'POST', headers: httpHeadersFor(request), body: JSON.stringify(request) }),
+    { authInfo: { token: identity, clientId: identity, scopes: [] } },
+  );
+  const body: unknown = await response.json().catch(() => undefined);
+  const parsed = parseMessage(body);
+  if (parsed.kind === 'result' || parsed.kind === 'error') return { ...parsed.message, id: request.id };
+  return errorResponse(request.id, { code: ErrorCode.InternalError, message: `Server produced no JSON-RPC response (HTTP ${response.status})` });
+}
+
+function idOf(data: unknown): string | number | null {
+  if (typeof data !== 'object' || data === null || !('id' in data)) return null;
+  const id = (data as { id: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+

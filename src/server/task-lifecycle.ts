@@ -1,0 +1,106 @@
+/**
+ * Pure transitions of a stored task. Every write to a task goes through one
+ * of these, so the rules of T9 (terminal is forever), T13 (TTL) and T15
+ * (which answers count) hold in one place whichever store is used.
+ */
+import { ErrorCode } from '../protocol/constants.ts';
+import { isTerminal, type CallToolResult, type InputRequest, type RpcError } from '../protocol/task.ts';
+import type { TaskRecord } from './task-store.ts';
+
+export type Outcome =
+  | { status: 'completed'; result: CallToolResult }
+  | { status: 'failed'; error: RpcError }
+  | { status: 'cancelled' };
+
+/** Ends a task. A task that already ended keeps its first outcome (T9). */
+export function finish(record: TaskRecord, outcome: Outcome, now: number): TaskRecord {
+  if (isTerminal(record.status)) return record;
+  const { inputRequests: _dropped, ...rest } = record;
+  return {
+    ...rest,
+    inputRequests: {},
+    status: outcome.status,
+    lastUpdatedAt: now,
+    ...(outcome.status === 'completed' ? { result: outcome.result } : {}),
+    ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+  };
+}
+
+/** Sets the progress text of a running task. */
+export function withStatusMessage(record: TaskRecord, statusMessage: string, now: number): TaskRecord {
+  if (isTerminal(record.status)) return record;
+  return { ...record, statusMessage, lastUpdatedAt: now };
+}
+
+/** Moves a task to `input_required` with new requests; keys are never reused (T14). */
+export function requestInput(record: TaskRecord, requests: Record<string, InputRequest>, now: number): TaskRecord {
+  if (isTerminal(record.status)) return record;
+  const reused = Object.keys(requests).filter((key) => record.issuedInputKeys.includes(key));
+  if (reused.length > 0) throw new Error(`input keys reused within one task: ${reused.join(', ')}`);
+  return {
+    ...record,
+    status: 'input_required',
+    inputRequests: { ...record.inputRequests, ...requests },
+    issuedInputKeys: [...record.issuedInputKeys, ...Object.keys(requests)],
+    lastUpdatedAt: now,
+  };
+}
+
+/**
+ * Records answers from `tasks/update` (T15): only keys that are outstanding
+ * and not answered yet count; unknown, answered or superseded keys are
+ * ignored. Partial sets are kept until the job takes them.
+ */
+export function acceptResponses(record: TaskRecord, responses: Record<string, unknown>, now: number): TaskRecord {
+  if (record.status !== 'input_required') return record;
+  const accepted = Object.entries(responses).filter(
+    ([key]) => Object.hasOwn(record.inputRequests, key) && !Object.hasOwn(record.inputResponses, key),
+  );
+  if (accepted.length === 0) return record;
+  return { ...record, inputResponses: { ...record.inputResponses, ...Object.fromEntries(accepted) }, lastUpdatedAt: now };
+}
+
+/** Whether every outstanding request has an answer waiting. */
+export function allAnswered(record: TaskRecord, keys: readonly string[]): boolean {
+  return keys.every((key) => Object.hasOwn(record.inputResponses, key));
+}
+
+/** Hands answers to the job and returns the task to `working`. */
+export function takeResponses(record: TaskRecord, keys: readonly string[], now: number): TaskRecord {
+  if (isTerminal(record.status)) return record;
+  const inputRequests = { ...record.inputRequests };
+  const inputResponses = { ...record.inputResponses };
+  for (const key of keys) {
+    delete inputRequests[key];
+    delete inputResponses[key];
+  }
+  const stillWaiting = Object.keys(inputRequests).length > 0;
+  return { ...record, inputRequests, inputResponses, status: stillWaiting ? 'input_required' : 'working', lastUpdatedAt: now };
+}
+
+/** Notes a `tasks/cancel` (T17). A finished task is left as it is. */
+export function requestCancel(record: TaskRecord, now: number): TaskRecord {
+  if (isTerminal(record.status) || record.cancelRequested) return record;
+  return { ...record, cancelRequested: true, lastUpdatedAt: now };
+}
+
+/** The error a task carries when its TTL passes before it finished (T13). */
+export const EXPIRED_ERROR: RpcError = {
+  code: ErrorCode.InternalError,
+  message: 'Task expired: its ttlMs passed before it finished',
+};
+
+export type Expiry = 'live' | 'expire' | 'purge';
+
+/**
+ * T13: once `createdAt + ttlMs` has passed, an unfinished task is marked
+ * `failed`; `purgeAfterMs` later it is deleted, and its id answers -32602.
+ * A task is never expired before its TTL.
+ */
+export function expiryOf(record: TaskRecord, now: number, purgeAfterMs: number): Expiry {
+  if (record.ttlMs === null) return 'live';
+  const deadline = record.createdAt + record.ttlMs;
+  if (now < deadline) return 'live';
+  if (now >= deadline + purgeAfterMs) return 'purge';
+  return isTerminal(record.status) ? 'live' : 'expire';
+}

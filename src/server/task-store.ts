@@ -1,0 +1,53 @@
+/**
+ * Where tasks live. The server never keeps a task only in a job's memory:
+ * every fact a `tasks/get` reports comes from this store, so a store shared
+ * by several server nodes (or one that outlives a worker) serves any of them
+ * (C1, M5). The in-memory store is one implementation; IndexedDB is another.
+ */
+import type { CallToolResult, InputRequest, RpcError, TaskStatus } from '../protocol/task.ts';
+
+/** Everything the server knows about one task. Plain data: it must survive structured clone and JSON. */
+export interface TaskRecord {
+  taskId: string;
+  /** Who created it (T20): a digest of the caller's identity, never the raw token. */
+  owner: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  lastUpdatedAt: number;
+  ttlMs: number | null;
+  pollIntervalMs: number;
+  /** Outstanding input requests by key (T14). */
+  inputRequests: Record<string, InputRequest>;
+  /** Every key ever issued for this task, so none is reused (T14). */
+  issuedInputKeys: string[];
+  /** Answers received by `tasks/update` and not yet taken by the job (T15). */
+  inputResponses: Record<string, unknown>;
+  /** A `tasks/cancel` arrived (T17). The job decides what that means. */
+  cancelRequested: boolean;
+  result?: CallToolResult;
+  error?: RpcError;
+}
+
+/** A change to a record, applied atomically by the store. */
+export type TaskUpdate = (record: TaskRecord) => TaskRecord;
+
+export interface TaskStore {
+  /** Stores a new task; resolves once a `get` for it would find it (T8). */
+  create(record: TaskRecord): Promise<void>;
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Applies `update` to the current record and stores the outcome, as one
+   * step with no interleaving. Resolves with the stored record, or
+   * undefined when there is no such task.
+   */
+  update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined>;
+  delete(taskId: string): Promise<void>;
+  /** Every stored record (for expiry sweeps and resume). */
+  all(): Promise<TaskRecord[]>;
+  /** Calls `listener` after every create or update. Returns an unsubscribe function. */
+  subscribe(listener: (record: TaskRecord) => void): () => void;
+}

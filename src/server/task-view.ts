@@ -1,0 +1,32 @@
+/**
+ * How a stored task looks on the wire: the flat handle of T7 and the
+ * DetailedTask of T10. Only fields the spec defines are written.
+ */
+import type { CreateTaskResult, DetailedTask, Task } from '../protocol/task.ts';
+import type { TaskRecord } from './task-store.ts';
+
+function taskFields(record: TaskRecord): Task {
+  return {
+    taskId: record.taskId,
+    status: record.status,
+    ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    ttlMs: record.ttlMs,
+    pollIntervalMs: record.pollIntervalMs,
+  };
+}
+
+/** T7: `{resultType: "task", ...Task}`, nothing nested. */
+export function createTaskResult(record: TaskRecord): CreateTaskResult {
+  return { resultType: 'task', ...taskFields(record) };
+}
+
+/** T10: status-specific fields only where the status calls for them. */
+export function detailedTask(record: TaskRecord): DetailedTask {
+  const task: DetailedTask = taskFields(record);
+  if (record.status === 'input_required') task.inputRequests = structuredClone(record.inputRequests);
+  if (record.status === 'completed' && record.result) task.result = structuredClone(record.result);
+  if (record.status === 'failed' && record.error) task.error = structuredClone(record.error);
+  return task;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ElicitResultSchema } from '../../protocol/elicitation.ts';
+import { defineTool, textResult } from '../tool.ts';
+
+/** Conformance fixture: asks one question through `inputRequests`, then finishes on the answer (T14, T15). */
+export const confirmDelete = defineTool({
+  name: 'confirm_delete',
+  title: 'Confirm delete',
+  description: 'Asks for confirmation during the task (input_required), then deletes or keeps the file.',
+  args: z.object({ filename: z.string().default('report.txt').describe('The file to delete') }),
+  execution: 'task-required',
+  pollIntervalMs: 500,
+  run: async ({ args, askInput }) => {
+    const answers = await askInput({
+      confirm: {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: `Delete ${args.filename}?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: 'Delete it', description: `Permanently delete ${args.filename}` } },
+            required: ['confirm'],
+          },
+        },
+      },
+    });
+    const answer = ElicitResultSchema.safeParse(answers['confirm']);
+    if (answer.success && answer.data.action === 'accept' && answer.data.content?.['confirm'] === true) {
+      return textResult(`Deleted ${args.filename}`);
+    }
+    return textResult(`Kept ${args.filename}: deletion was not confirmed`);
+  },
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ElicitResultSchema } from '../../protocol/elicitation.ts';
+import { defineTool, textResult } from '../tool.ts';
+
+/** A deployment that stops half-way for a human approval, then acts on approve or decline (T14, T22). */
+export const deployService = defineTool({
+  name: 'deploy_service',
+  title: 'Deploy a service',
+  description: 'Builds and stages a release, then pauses (input_required) for an approval before going live. Declining rolls back.',
+  args: z.object({
+    service: z.string().default('checkout').describe('Service to deploy'),
+    environment: z.enum(['staging', 'production']).default('production').describe('Where to deploy'),
+  }),
+  execution: 'task-required',
+  pollIntervalMs: 500,
+  run: async ({ args, report, sleep, askInput }) => {
+    await report(`building ${args.service}`);
+    await sleep(800);
+    await report(`staged ${args.service} on 1 of 10 ${args.environment} hosts; waiting for approval`);
+    const answers = await askInput({
+      approve_rollout: {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: `Canary of ${args.service} is healthy on 1 of 10 ${args.environment} hosts. Roll out to the rest?`,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              approve: { type: 'boolean', title: 'Approve roll-out', default: false },
+              note: { type: 'string', title: 'Change note', description: 'Recorded in the deploy log' },
+            },
+            required: ['approve'],
+          },
+        },
+      },
+    });
+    const answer = ElicitResultSchema.safeParse(answers['approve_rollout']);
+    const approved = answer.success && answer.data.action === 'accept' && answer.data.content?.['approve'] === true;
+    if (!approved) {
+      await report('rolling back the canary');
+      await sleep(500);
+      return textResult(`Roll-out of ${args.service} to ${args.environment} declined; canary rolled back.`);
+    }
+    for (let host = 2; host <= 10; host += 4) {
+      await report(`rolling out: ${Math.min(host + 3, 10)} of 10 hosts`);
+      await sleep(400);
+    }
+    const note = answer.success ? answer.data.content?.['note'] : undefined;
+    return textResult(`Deployed ${args.service} to all 10 ${args.environment} hosts.${note ? ` Note: ${String(note)}` : ''}`);
+  },
+});

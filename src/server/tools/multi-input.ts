@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { ElicitResultSchema } from '../../protocol/elicitation.ts';
+import { defineTool, textResult } from '../tool.ts';
+
+function question(message: string, field: string, title: string) {
+  return {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message,
+      requestedSchema: { type: 'object', properties: { [field]: { type: 'string', title } }, required: [field] },
+    },
+  };
+}
+
+/** Conformance fixture: two input requests outstanding at once; partial answers keep it waiting (T15). */
+export const multiInput = defineTool({
+  name: 'multi_input',
+  title: 'Multiple inputs',
+  description: 'Asks two questions at once. Answer one and the task stays input_required until the other arrives (T15).',
+  args: z.object({}),
+  execution: 'task-required',
+  pollIntervalMs: 500,
+  run: async ({ askInput }) => {
+    const answers = await askInput({
+      name: question('What is your name?', 'name', 'Name'),
+      color: question('What is your favourite colour?', 'color', 'Colour'),
+    });
+    const value = (key: string, field: string): string => {
+      const parsed = ElicitResultSchema.safeParse(answers[key]);
+      return parsed.success && parsed.data.action === 'accept' ? String(parsed.data.content?.[field] ?? '') : `(${parsed.success ? parsed.data.action : 'invalid'})`;
+    };
+    return textResult(`name=${value('name', 'name')}, color=${value('color', 'color')}`);
+  },
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ElicitResultSchema } from '../../protocol/elicitation.ts';
+import { defineTool, textResult } from '../tool.ts';
+
+/**
+ * Conformance fixture for T16: the name is asked before the task exists,
+ * with `resultType: "input_required"` on the `tools/call` itself; the retry
+ * carrying the answer gets a task whose result contains it.
+ */
+export const testToolWithTask = defineTool({
+  name: 'test_tool_with_task',
+  title: 'Ask first, then run as a task',
+  description: 'Asks for your name on the tools/call itself (multi-round-trip input_required), then runs as a task that greets you (T16).',
+  args: z.object({}),
+  execution: 'task-required',
+  pollIntervalMs: 250,
+  preTaskInput: {
+    user_name: {
+      method: 'elicitation/create',
+      params: {
+        mode: 'form',
+        message: 'What is your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+      },
+    },
+  },
+  run: async ({ preTaskInput, sleep }) => {
+    await sleep(300);
+    const answer = ElicitResultSchema.safeParse(preTaskInput['user_name']);
+    const name = answer.success && answer.data.action === 'accept' ? String(answer.data.content?.['name'] ?? 'stranger') : 'stranger';
+    return textResult(`Hello, ${name}! This greeting ran as a task.`);
+  },
+});

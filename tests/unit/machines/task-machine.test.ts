@@ -1,0 +1,389 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { backoffMs, rpcErrorCode, taskMachine } from '../../../src/machines/task-machine.ts';
+import type { CreateTaskResult, DetailedTask, InputRequest, TaskStatus } from '../../../src/protocol/task.ts';
+
+const TASK_ID = 'task-7f3a9c';
+const CREATED = '2026-07-28T10:00:00.000Z';
+const BASE = Date.parse(CREATED);
+const GONE = { code: -32602, message: 'Unknown task' };
+
+function created(overrides: Partial<CreateTaskResult> = {}): CreateTaskResult {
+  return { resultType: 'task', taskId: TASK_ID, status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttlMs: null, pollIntervalMs: 1000, ...overrides };
+}
+
+function elicit(message: string): InputRequest {
+  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } } };
+}
+
+/** A fresh report, as a server would build it; `at` is ms after creation. */
+function report(status: TaskStatus, extra: Partial<DetailedTask> = {}, at = 0): DetailedTask {
+  return { taskId: TASK_ID, status, createdAt: CREATED, lastUpdatedAt: new Date(BASE + at).toISOString(), ttlMs: null, pollIntervalMs: 1000, ...extra };
+}
+
+/** Input requests rebuilt on every call, as a real server would serialise them (T14). */
+const asking = (...keys: string[]) => Object.fromEntries(keys.map((key) => [key, elicit(`value for ${key}`)]));
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface Options {
+  task?: Partial<CreateTaskResult>;
+  /** Answers the n-th tasks/get (1-based); throw to reject. */
+  poll?: (n: number) => DetailedTask | Promise<DetailedTask>;
+  update?: (n: number) => void | Promise<void>;
+  cancel?: (n: number) => void | Promise<void>;
+  now?: () => number;
+}
+
+function follow(options: Options = {}) {
+  const clock = new SimulatedClock();
+  const calls = {
+    get: [] as { at: number; taskId: string }[],
+    update: [] as { at: number; taskId: string; inputResponses: Record<string, unknown> }[],
+    cancel: [] as { at: number; taskId: string }[],
+  };
+  const machine = taskMachine.provide({
+    actors: {
+      pollTask: fromPromise<DetailedTask, { taskId: string }>(async ({ input }) => {
+        calls.get.push({ at: clock.now(), ...input });
+        return (options.poll ?? (() => report('working')))(calls.get.length);
+      }),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
+        calls.update.push({ at: clock.now(), ...input });
+        return options.update?.(calls.update.length);
+      }),
+      sendCancel: fromPromise<void, { taskId: string }>(async ({ input }) => {
+        calls.cancel.push({ at: clock.now(), ...input });
+        return options.cancel?.(calls.cancel.length);
+      }),
+    },
+  });
+  const actor = createActor(machine, {
+    clock,
+    input: { task: created(options.task), toolName: 'slow-report', now: options.now ?? (() => BASE + clock.now()) },
+  });
+  actor.start();
+  /** Advances simulated time 1 ms at a time, letting fake promises settle in between. */
+  const advance = async (ms: number) => {
+    for (let i = 0; i < ms; i++) {
+      clock.increment(1);
+      await flush();
+    }
+  };
+  const send = async (event: Parameters<typeof actor.send>[0]) => {
+    actor.send(event);
+    await flush();
+  };
+  return { actor, clock, calls, advance, send, snap: () => actor.getSnapshot() };
+}
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
+const never = () => new Promise<never>(() => {});
+
+describe('taskMachine', () => {
+  it('starts waiting in every region, following the taskId it was given', () => {
+    const { snap } = follow();
+    expect(snap().value).toEqual({ active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle' } });
+    expect(snap().context).toMatchObject({ taskId: TASK_ID, toolName: 'slow-report', polls: 0, cancelRequested: false, createdAt: BASE });
+  });
+
+  it('T12: waits pollIntervalMs before the first tasks/get', async () => {
+    const { calls, advance, snap } = follow({ task: { pollIntervalMs: 2500 } });
+    await advance(2499);
+    expect(calls.get).toHaveLength(0);
+    await advance(1);
+    expect(calls.get).toEqual([{ at: 2500, taskId: TASK_ID }]);
+    expect(snap().context.polls).toBe(1);
+  });
+
+  it('T12: defaults to 1000 ms when the CreateTaskResult has no pollIntervalMs', async () => {
+    const { calls, advance } = follow({ task: { pollIntervalMs: undefined } });
+    await advance(999);
+    expect(calls.get).toHaveLength(0);
+    await advance(1);
+    expect(calls.get).toHaveLength(1);
+  });
+
+  it('T12: never polls faster than pollIntervalMs across 10 polls', async () => {
+    const { calls, advance } = follow();
+    await advance(10_000);
+    expect(calls.get).toHaveLength(10);
+    for (const gap of gaps(calls.get.map((c) => c.at))) expect(gap).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('T6, T12: follows pollIntervalMs when a report changes it', async () => {
+    const { calls, advance, snap } = follow({ poll: (n) => report('working', { pollIntervalMs: n >= 3 ? 3000 : 1000 }) });
+    await advance(3000 + 3000 * 3);
+    expect(snap().context.pollIntervalMs).toBe(3000);
+    expect(gaps(calls.get.map((c) => c.at))).toEqual([1000, 1000, 3000, 3000, 3000]);
+  });
+
+  it('T18, T12: a pushed report re-arms the timer only when it changes pollIntervalMs', async () => {
+    const { calls, advance, send } = follow();
+    await advance(1500);
+    await send({ type: 'task.notification', task: report('working', {}, 1400) });
+    await advance(500);
+    expect(calls.get.map((c) => c.at)).toEqual([1000, 2000]); // same interval: timer untouched
+    await advance(200);
+    await send({ type: 'task.notification', task: report('working', { pollIntervalMs: 4000 }, 2100) });
+    await advance(3999);
+    expect(calls.get).toHaveLength(2);
+    await advance(1);
+    expect(calls.get.map((c) => c.at)).toEqual([1000, 2000, 6200]);
+  });
+
+  it('T14: an input request repeated on 3 polls is surfaced once', async () => {
+    const { actor, advance, snap } = follow({ poll: () => report('input_required', { inputRequests: asking('name') }) });
+    let surfaced = 0;
+    let shown = false;
+    const seen = new Set<InputRequest>();
+    actor.subscribe((s) => {
+      const request = s.context.pendingInputs['name'];
+      if (request && !shown) surfaced++;
+      shown = request !== undefined;
+      if (request) seen.add(request);
+    });
+    await advance(3000);
+    expect(snap().context.polls).toBe(3);
+    expect(surfaced).toBe(1);
+    expect(seen.size).toBe(1); // the same object, so a form being filled in is not rebuilt
+    expect(snap().context.task.status).toBe('input_required');
+  });
+
+  it('T14, T15: answering sends one tasks/update and the key is never surfaced again', async () => {
+    const { actor, calls, advance, send, snap } = follow({
+      poll: (n) => (n <= 4 ? report('input_required', { inputRequests: asking('name') }, n) : report('working', {}, n)),
+      update: never, // ack still outstanding: polling must carry on meanwhile
+    });
+    await advance(1000);
+    expect(Object.keys(snap().context.pendingInputs)).toEqual(['name']);
+    let resurfaced = false;
+    actor.subscribe((s) => (resurfaced ||= 'name' in s.context.pendingInputs));
+    await send({ type: 'task.answer', responses: { name: { action: 'accept', content: { name: 'Ada' } } } });
+    expect(calls.update).toEqual([{ at: 1000, taskId: TASK_ID, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } }]);
+    expect(snap().context.answeredKeys).toEqual(['name']);
+    await advance(4000); // the server keeps listing it for 3 more polls before catching up
+    expect(calls.get).toHaveLength(5);
+    expect(resurfaced).toBe(false);
+    await send({ type: 'task.answer', responses: { name: { action: 'accept', content: { name: 'Bob' } } } });
+    expect(calls.update).toHaveLength(1);
+    expect(snap().context.task.status).toBe('working');
+  });
+
+  it('T15: partial answers with two keys send only the answered one; the other stays pending', async () => {
+    const { calls, advance, send, snap } = follow({
+      poll: (n) => report('input_required', { inputRequests: n <= 2 ? asking('a', 'b') : asking('b') }, n),
+    });
+    await advance(1000);
+    expect(Object.keys(snap().context.pendingInputs).sort()).toEqual(['a', 'b']);
+    await send({ type: 'task.answer', responses: { a: { action: 'accept' }, zzz: { action: 'accept' } } });
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: { action: 'accept' } }]);
+    expect(Object.keys(snap().context.pendingInputs)).toEqual(['b']);
+    await advance(2000);
+    expect(Object.keys(snap().context.pendingInputs)).toEqual(['b']);
+    expect(snap().context.task.status).toBe('input_required');
+    await send({ type: 'task.answer', responses: { b: { action: 'decline' } } });
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: { action: 'accept' } }, { b: { action: 'decline' } }]);
+    expect(snap().context.answeredKeys).toEqual(['a', 'b']);
+    expect(snap().context.pendingInputs).toEqual({});
+  });
+
+  it('T15: a tasks/update lost in transport is retried with the same responses', async () => {
+    const { calls, advance, send, snap } = follow({
+      poll: () => report('input_required', { inputRequests: asking('x') }),
+      update: (n) => (n === 1 ? Promise.reject(new Error('port closed')) : undefined),
+    });
+    await advance(1000);
+    await send({ type: 'task.answer', responses: { x: 42 } });
+    expect(snap().matches({ active: { input: 'retrying' } })).toBe(true);
+    await advance(backoffMs(1));
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ x: 42 }, { x: 42 }]);
+    expect(snap().matches({ active: { input: 'idle' } })).toBe(true);
+  });
+
+  it('T15: a protocol error on tasks/update is recorded, not retried', async () => {
+    const { calls, advance, send, snap } = follow({
+      poll: () => report('input_required', { inputRequests: asking('x') }),
+      update: () => Promise.reject({ code: -32603, message: 'store down' }),
+    });
+    await advance(1000);
+    await send({ type: 'task.answer', responses: { x: 1 } });
+    await advance(20_000);
+    expect(calls.update).toHaveLength(1);
+    expect(snap().context.lastError).toEqual({ code: -32603, message: 'store down' });
+    expect(snap().context.pendingInputs).toEqual({});
+  });
+
+  it('T17: cancel sets cancelRequested, sends one tasks/cancel, and a late completed ends completed', async () => {
+    const { actor, calls, advance, send, snap } = follow({ poll: (n) => (n < 3 ? report('working', {}, n) : report('completed', { result: { content: [] } }, n)) });
+    await advance(1000);
+    actor.send({ type: 'task.cancel' });
+    actor.send({ type: 'task.cancel' }); // while the first is in flight
+    await send({ type: 'task.cancel' }); // and after its ack
+    expect(snap().context.cancelRequested).toBe(true);
+    expect(snap().context.task.status).toBe('working'); // intent is not status
+    expect(calls.cancel).toEqual([{ at: 1000, taskId: TASK_ID }]);
+    expect(snap().matches({ active: { cancel: 'acknowledged', lifecycle: 'waiting' } })).toBe(true);
+    await advance(2000); // the ack proved nothing: polling goes on
+    expect(calls.get).toHaveLength(3);
+    expect(snap().value).toBe('completed');
+    expect(snap().status).toBe('done');
+    expect(snap().context).toMatchObject({ outcome: 'completed', cancelRequested: true });
+    expect(calls.cancel).toHaveLength(1);
+  });
+
+  it('T17: a cancel the server honours ends cancelled; a lost tasks/cancel is retried', async () => {
+    const { calls, advance, send, snap } = follow({
+      poll: (n) => (n < 3 ? report('working', {}, n) : report('cancelled', {}, n)),
+      cancel: (n) => (n === 1 ? Promise.reject(new TypeError('fetch failed')) : undefined),
+    });
+    await send({ type: 'task.cancel' });
+    expect(calls.cancel).toHaveLength(1);
+    await send({ type: 'task.cancel' }); // while retrying: no extra request
+    expect(calls.cancel).toHaveLength(1);
+    await advance(backoffMs(1));
+    expect(calls.cancel.map((c) => c.at)).toEqual([0, 500]);
+    expect(calls.cancel.every((c) => c.taskId === TASK_ID)).toBe(true);
+    await advance(3000);
+    expect(snap().value).toBe('cancelled');
+    expect(snap().context.outcome).toBe('cancelled');
+    expect(calls.cancel).toHaveLength(2);
+  });
+
+  it.each(['completed', 'failed', 'cancelled'] as const)('T9: %s is final: no more polls, later events change nothing', async (status) => {
+    const { calls, advance, send, snap } = follow({ poll: () => report(status, status === 'failed' ? { error: { code: -32603, message: 'boom' } } : {}, 5) });
+    await advance(1000);
+    expect(snap().value).toBe(status);
+    expect(snap().status).toBe('done');
+    expect(snap().context.outcome).toBe(status);
+    const before = snap();
+    await send({ type: 'task.notification', task: report('working', {}, 9) });
+    await send({ type: 'task.cancel' });
+    await advance(10_000);
+    expect(calls.get).toHaveLength(1);
+    expect(calls.cancel).toHaveLength(0);
+    expect(snap().context).toEqual(before.context);
+  });
+
+  it('T13: tasks/get answered -32602 ends gone', async () => {
+    const { calls, advance, snap } = follow({ poll: () => Promise.reject(GONE) });
+    await advance(1000);
+    expect(snap().value).toBe('gone');
+    expect(snap().status).toBe('done');
+    expect(snap().context).toMatchObject({ outcome: 'gone', lastError: GONE });
+    await advance(10_000);
+    expect(calls.get).toHaveLength(1);
+  });
+
+  it('T13: gives up as expired once createdAt + ttlMs (+ one interval) has passed', async () => {
+    const { calls, advance, snap } = follow({ task: { ttlMs: 5000 }, poll: (n) => report('working', { ttlMs: 5000 }, n) });
+    await advance(6999);
+    expect(calls.get).toHaveLength(6); // the poll at 6000 is within the grace
+    expect(snap().status).toBe('active');
+    await advance(1);
+    expect(snap().value).toBe('expired');
+    expect(snap().context.outcome).toBe('expired');
+    expect(calls.get).toHaveLength(6);
+  });
+
+  it('T13: uses the injected now(), the ttlMs of the latest report, and never expires with ttlMs null', async () => {
+    let wall = BASE;
+    const { advance, snap, calls } = follow({ now: () => wall, poll: (n) => report('working', { ttlMs: n === 1 ? null : 60_000 }, n) });
+    wall = BASE + 365 * 86_400_000;
+    await advance(1000);
+    expect(snap().context.ttlMs).toBeNull();
+    await advance(1000); // created with ttlMs null; first report kept it null
+    expect(calls.get).toHaveLength(2);
+    expect(snap().context.ttlMs).toBe(60_000);
+    await advance(1000);
+    expect(snap().value).toBe('expired');
+  });
+
+  it('C8, M3: transport errors back off exponentially and keep the same taskId', async () => {
+    const failing = new Set([1, 2, 3, 4, 5, 6, 8, 9]);
+    const { calls, advance, snap } = follow({
+      task: { pollIntervalMs: 100 },
+      poll: (n) => (failing.has(n) ? Promise.reject(new Error('connection reset')) : report('working', { pollIntervalMs: 100 }, n)),
+    });
+    await advance(100 + 500 + 1000 + 2000 + 4000 + 8000 + 8000 + 100 + 500 + 1000);
+    // capped at 8000; a success (7th) resets the backoff to 500
+    expect(gaps(calls.get.map((c) => c.at))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 100, 500, 1000]);
+    expect(calls.get.every((c) => c.taskId === TASK_ID)).toBe(true);
+    expect(snap().context.lastError).toEqual({ message: 'connection reset' });
+    expect(snap().matches({ active: { lifecycle: 'waiting' } })).toBe(true);
+  });
+
+  it('T12: a backoff is never shorter than pollIntervalMs', async () => {
+    const { calls, advance } = follow({ poll: (n) => (n === 1 ? Promise.reject(new Error('timeout')) : report('working')) });
+    await advance(2999);
+    expect(calls.get.map((c) => c.at)).toEqual([1000, 2000]);
+  });
+
+  it('C7: other protocol errors on tasks/get back off instead of ending', async () => {
+    const { calls, advance, snap } = follow({ poll: (n) => (n === 1 ? Promise.reject({ code: -32603, message: 'internal' }) : report('working', {}, n)) });
+    await advance(2000);
+    expect(calls.get).toHaveLength(2);
+    expect(snap().status).toBe('active');
+    expect(snap().context.lastError).toEqual({ code: -32603, message: 'internal' });
+  });
+
+  it('T18: a pushed completed task ends it without another poll', async () => {
+    const { calls, advance, send, snap } = follow();
+    await advance(1500);
+    await send({ type: 'task.notification', task: report('completed', { result: { content: [{ type: 'text', text: 'done' }] } }, 1500) });
+    expect(snap().value).toBe('completed');
+    expect(snap().context.task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
+    await advance(5000);
+    expect(calls.get).toHaveLength(1);
+  });
+
+  it('T18: a push that lands while a tasks/get is in flight ends the task too', async () => {
+    const { advance, send, snap } = follow({ poll: never });
+    await advance(1000);
+    expect(snap().matches({ active: { lifecycle: 'polling' } })).toBe(true);
+    await send({ type: 'task.notification', task: report('failed', { error: { code: -32603, message: 'tool crashed' } }, 1000) });
+    expect(snap().value).toBe('failed');
+  });
+
+  it('T18: an older report arriving after a newer push does not roll the task back', async () => {
+    let release: (t: DetailedTask) => void = () => {};
+    const { advance, send, snap } = follow({ poll: () => new Promise<DetailedTask>((r) => (release = r)) });
+    await advance(1000);
+    await send({ type: 'task.notification', task: report('working', { statusMessage: 'step 2' }, 2000) });
+    release(report('input_required', { inputRequests: asking('old') }, 900));
+    await flush();
+    expect(snap().context.task.statusMessage).toBe('step 2');
+    expect(snap().context.pendingInputs).toEqual({});
+  });
+
+  it('task.forget ends forgotten: no outcome, no more requests', async () => {
+    const { calls, advance, send, snap } = follow();
+    await advance(1000);
+    await send({ type: 'task.forget' });
+    expect(snap().value).toBe('forgotten');
+    expect(snap().status).toBe('done');
+    expect(snap().context.outcome).toBeUndefined();
+    await advance(5000);
+    expect(calls.get).toHaveLength(1);
+    expect(calls.cancel).toHaveLength(0);
+  });
+
+  it('default actors reject, so an unprovided machine fails loudly instead of faking a server', async () => {
+    const clock = new SimulatedClock();
+    const actor = createActor(taskMachine, { clock, input: { task: created(), toolName: 't', now: () => BASE } }).start();
+    clock.increment(1000);
+    await flush();
+    expect(actor.getSnapshot().context.lastError).toEqual({ message: 'not provided' });
+  });
+});
+
+describe('rpcErrorCode', () => {
+  it('C7: reads the code of a JSON-RPC error object and nothing else', () => {
+    expect(rpcErrorCode({ code: -32602, message: 'Unknown task', data: {} })).toBe(-32602);
+    expect(rpcErrorCode(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBeUndefined();
+    expect(rpcErrorCode(new Error('x'))).toBeUndefined();
+    expect(rpcErrorCode({ code: -32602 })).toBeUndefined();
+    expect(rpcErrorCode(null)).toBeUndefined();
+    expect(rpcErrorCode('boom')).toBeUndefined();
+  });
+});
