@@ -188,6 +188,24 @@ describe('taskMachine', () => {
     expect(snap().context.pendingInputs).toEqual({});
   });
 
+  it('T15: an answer given while a tasks/update is in flight goes out in the next one', async () => {
+    let ack: () => void = () => {};
+    const { calls, advance, send, snap } = follow({
+      poll: () => report('input_required', { inputRequests: asking('a', 'b') }),
+      update: (n) => (n === 1 ? new Promise<void>((r) => (ack = r)) : undefined),
+    });
+    await advance(1000);
+    await send({ type: 'task.answer', responses: { a: 1 } });
+    await send({ type: 'task.answer', responses: { b: 2 } });
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: 1 }]);
+    expect(snap().context.pendingInputs).toEqual({});
+    ack();
+    await flush();
+    await flush();
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(snap().matches({ active: { input: 'idle' } })).toBe(true);
+  });
+
   it('T15: a tasks/update lost in transport is retried with the same responses', async () => {
     const { calls, advance, send, snap } = follow({
       poll: () => report('input_required', { inputRequests: asking('x') }),
