@@ -1,0 +1,78 @@
+/**
+ * The contract every TaskStore implementation must meet, as a reusable
+ * suite: the in-memory store runs it now; the IndexedDB store will too.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TaskRecord, TaskStore } from '../../../src/server/task-store.ts';
+
+export function record(taskId: string, patch: Partial<TaskRecord> = {}): TaskRecord {
+  return {
+    taskId,
+    owner: 'owner-digest',
+    toolName: 'slow_compute',
+    arguments: { seconds: 1 },
+    status: 'working',
+    createdAt: 1000,
+    lastUpdatedAt: 1000,
+    ttlMs: 60_000,
+    pollIntervalMs: 500,
+    inputRequests: {},
+    issuedInputKeys: [],
+    inputResponses: {},
+    cancelRequested: false,
+    ...patch,
+  };
+}
+
+export function taskStoreContract(name: string, makeStore: () => Promise<TaskStore> | TaskStore): void {
+  describe(`${name} meets the TaskStore contract`, () => {
+    it('T8: a created task is readable at once', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      expect(await store.get('a')).toEqual(record('a'));
+    });
+
+    it('refuses to create the same id twice', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      await expect(store.create(record('a'))).rejects.toThrow();
+    });
+
+    it('update applies a function to the current record and returns the stored result', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      const next = await store.update('a', (r) => ({ ...r, statusMessage: 'half way', lastUpdatedAt: 2000 }));
+      expect(next).toMatchObject({ statusMessage: 'half way', lastUpdatedAt: 2000 });
+      expect(await store.get('a')).toMatchObject({ statusMessage: 'half way' });
+      expect(await store.update('missing', (r) => r)).toBeUndefined();
+    });
+
+    it('hands out copies: changing a returned record does not change the store', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      const copy = await store.get('a');
+      if (copy) copy.status = 'failed';
+      expect((await store.get('a'))?.status).toBe('working');
+    });
+
+    it('notifies subscribers of creates and updates until they unsubscribe', async () => {
+      const store = await makeStore();
+      const seen: string[] = [];
+      const unsubscribe = store.subscribe((r) => seen.push(`${r.taskId}:${r.status}`));
+      await store.create(record('a'));
+      await store.update('a', (r) => ({ ...r, status: 'completed' }));
+      unsubscribe();
+      await store.update('a', (r) => ({ ...r, statusMessage: 'x' }));
+      expect(seen).toEqual(['a:working', 'a:completed']);
+    });
+
+    it('delete removes a task, and all lists what is left', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      await store.create(record('b'));
+      await store.delete('a');
+      expect(await store.get('a')).toBeUndefined();
+      expect((await store.all()).map((r) => r.taskId)).toEqual(['b']);
+    });
+  });
+}
