@@ -26,7 +26,9 @@ export function createTaskResult(record: TaskRecord): CreateTaskResult {
 export function detailedTask(record: TaskRecord): DetailedTask {
   const task: DetailedTask = taskFields(record);
   if (record.status === 'input_required') task.inputRequests = structuredClone(record.inputRequests);
-  if (record.status === 'completed' && record.result) task.result = structuredClone(record.result);
+  // The inlined result is the CallToolResult the call would have returned
+  // synchronously (T10), and every result carries resultType (C4).
+  if (record.status === 'completed' && record.result) task.result = { resultType: 'complete', ...structuredClone(record.result) };
   if (record.status === 'failed' && record.error) task.error = structuredClone(record.error);
   return task;
 }
