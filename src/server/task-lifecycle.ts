@@ -50,6 +50,10 @@ export function requestInput(record: TaskRecord, requests: Record<string, InputR
  * Records answers from `tasks/update` (T15): only keys that are outstanding
  * and not answered yet count; unknown, answered or superseded keys are
  * ignored. Partial sets are kept until the job takes them.
+ *
+ * An answered request is no longer outstanding, so it leaves `inputRequests`
+ * at once: `tasks/get` lists only what still needs an answer (T10, T14), and
+ * the task stays `input_required` only while something does.
  */
 export function acceptResponses(record: TaskRecord, responses: Record<string, unknown>, now: number): TaskRecord {
   if (record.status !== 'input_required') return record;
@@ -57,7 +61,15 @@ export function acceptResponses(record: TaskRecord, responses: Record<string, un
     ([key]) => Object.hasOwn(record.inputRequests, key) && !Object.hasOwn(record.inputResponses, key),
   );
   if (accepted.length === 0) return record;
-  return { ...record, inputResponses: { ...record.inputResponses, ...Object.fromEntries(accepted) }, lastUpdatedAt: now };
+  const inputRequests = { ...record.inputRequests };
+  for (const [key] of accepted) delete inputRequests[key];
+  return {
+    ...record,
+    inputRequests,
+    inputResponses: { ...record.inputResponses, ...Object.fromEntries(accepted) },
+    status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working',
+    lastUpdatedAt: now,
+  };
 }
 
 /** Whether every outstanding request has an answer waiting. */
