@@ -105,6 +105,8 @@ describe('input during a task', () => {
     expect(Object.keys(ack).filter((k) => k !== '_meta')).toEqual(['resultType']);
     const partial = await get(taskId);
     expect(partial['status']).toBe('input_required');
+    // Only what still needs an answer is outstanding (T14).
+    expect(Object.keys(partial['inputRequests'] as object)).toEqual(['color']);
     await h.client.request('tasks/update', { taskId, inputResponses: { color: { action: 'accept', content: { color: 'teal' } } } }, { tasks: true });
     const done = await pollUntil(h.client, taskId, terminal);
     expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'name=Ada, color=teal' }] } });
