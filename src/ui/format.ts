@@ -1,0 +1,29 @@
+/** Small, pure formatting helpers for the UI. */
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** Local wall-clock time with milliseconds: `14:03:07.123`. */
+export function clockTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/** A duration for countdowns: `4m 58s`, `12s`, `0.4s`. */
+export function duration(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < 10_000) return `${(abs / 1000).toFixed(1)}s`;
+  const s = Math.round(abs / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${pad(s % 60)}s`;
+  return `${Math.floor(m / 60)}h ${pad(m % 60)}m`;
+}
+
+/** Pretty JSON for display; never throws. */
+export function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

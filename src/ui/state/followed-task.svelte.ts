@@ -1,0 +1,132 @@
+/**
+ * One followed task as the UI reads it: the task actor's latest snapshot,
+ * split into what the SERVER said (`serverStatus`, from the last report)
+ * and what the CLIENT is doing (`activity`, the machine's region states).
+ * They differ on purpose: a cancel the client requested can still end
+ * `completed` (T17).
+ */
+import type { SnapshotFrom } from 'xstate';
+import type { TaskActor } from '../../client/task-follower.ts';
+import type { TaskOutcome, taskMachine } from '../../machines/task-machine.ts';
+import type { ElicitResult } from '../../protocol/elicitation.ts';
+import type { CallToolResult, DetailedTask, InputRequest, RpcError, TaskStatus } from '../../protocol/task.ts';
+
+type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
+
+/** The machine's parallel regions while the task is active, or its final state. */
+export type TaskActivity =
+  | { done: false; lifecycle: string; input: string; cancel: string }
+  | { done: true; final: string };
+
+export class FollowedTask {
+  readonly taskId: string;
+  readonly toolName: string;
+  readonly #actor: TaskActor;
+  #snapshot: TaskSnapshot;
+
+  constructor(actor: TaskActor) {
+    this.#actor = actor;
+    this.#snapshot = $state.raw(actor.getSnapshot());
+    this.taskId = this.#snapshot.context.taskId;
+    this.toolName = this.#snapshot.context.toolName;
+    actor.subscribe({
+      next: (snapshot) => {
+        this.#snapshot = snapshot;
+      },
+      error: (error) => console.error(`[task ${this.taskId}] actor failed`, error),
+    });
+  }
+
+  /** The status the server last reported (T6); only the server changes it. */
+  get serverStatus(): TaskStatus {
+    return this.#snapshot.context.task.status;
+  }
+
+  get statusMessage(): string | undefined {
+    return this.#snapshot.context.task.statusMessage;
+  }
+
+  get activity(): TaskActivity {
+    const value = this.#snapshot.value;
+    if (typeof value === 'string') return { done: true, final: value };
+    return { done: false, ...value.active };
+  }
+
+  /** The actor has stopped: an outcome was reached or the user forgot the task. */
+  get done(): boolean {
+    return this.#snapshot.status !== 'active';
+  }
+
+  get outcome(): TaskOutcome | undefined {
+    return this.#snapshot.context.outcome;
+  }
+
+  get forgotten(): boolean {
+    return this.#snapshot.value === 'forgotten';
+  }
+
+  get cancelRequested(): boolean {
+    return this.#snapshot.context.cancelRequested;
+  }
+
+  get polls(): number {
+    return this.#snapshot.context.polls;
+  }
+
+  get pollIntervalMs(): number {
+    return this.#snapshot.context.pollIntervalMs;
+  }
+
+  get ttlMs(): number | null {
+    return this.#snapshot.context.ttlMs;
+  }
+
+  /** Epoch ms of the server's `createdAt`. */
+  get createdAt(): number {
+    return this.#snapshot.context.createdAt;
+  }
+
+  get lastUpdatedAt(): string {
+    return this.#snapshot.context.task.lastUpdatedAt;
+  }
+
+  /** Input requests waiting for this user, each key once however often polls repeat it (T14). */
+  get pendingInputs(): [string, InputRequest][] {
+    return Object.entries(this.#snapshot.context.pendingInputs);
+  }
+
+  get answeredKeys(): readonly string[] {
+    return this.#snapshot.context.answeredKeys;
+  }
+
+  /** The tool's result, once `completed` (T10, T11). */
+  get result(): CallToolResult | undefined {
+    // A CreateTaskResult is a DetailedTask without the optional fields (T7, T10).
+    const task: DetailedTask = this.#snapshot.context.task;
+    return task.result;
+  }
+
+  /** The JSON-RPC error of a `failed` task (T10). */
+  get error(): RpcError | undefined {
+    const task: DetailedTask = this.#snapshot.context.task;
+    return task.error;
+  }
+
+  /** The last request that went wrong (transport trouble or a refusal). */
+  get lastError(): { code?: number; message: string } | undefined {
+    return this.#snapshot.context.lastError;
+  }
+
+  answer(key: string, response: ElicitResult): void {
+    this.#actor.send({ type: 'task.answer', responses: { [key]: response } });
+  }
+
+  cancel(): void {
+    this.#actor.send({ type: 'task.cancel' });
+  }
+
+  /** Stops following; the server keeps the task until its TTL (T17). */
+  forget(): void {
+    this.#actor.send({ type: 'task.forget' });
+  }
+}
