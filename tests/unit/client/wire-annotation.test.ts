@@ -1,0 +1,42 @@
+/** Wire log rows: responses name the request they answer; re-issues are marked. */
+import { describe, expect, it } from 'vitest';
+import { WireAnnotator } from '../../../src/client/wire-annotation.ts';
+import type { WireEntry } from '../../../src/client/rpc-client.ts';
+
+let seq = 0;
+const entry = (direction: 'in' | 'out', message: unknown, extra: Partial<WireEntry> = {}): WireEntry => ({ seq: ++seq, at: 0, direction, message, ...extra });
+
+describe('WireAnnotator', () => {
+  it('a response carries the method and taskId of the request it answers', () => {
+    const a = new WireAnnotator();
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { taskId: 'T1' } }));
+    const row = a.annotate(entry('in', { jsonrpc: '2.0', id: 3, result: { taskId: 'T1', status: 'working', resultType: 'complete' } }));
+    expect(row).toMatchObject({ kind: 'result', method: 'tasks/get', taskId: 'T1', gist: 'working' });
+  });
+
+  it('T7: a task handle is summarised as "task working" with its taskId', () => {
+    const a = new WireAnnotator();
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow_compute' } }));
+    const row = a.annotate(entry('in', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', taskId: 'T9', status: 'working' } }));
+    expect(row).toMatchObject({ method: 'tools/call', taskId: 'T9', gist: 'task working' });
+  });
+
+  it('an error response shows its code', () => {
+    const a = new WireAnnotator();
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'failing_job' } }));
+    const row = a.annotate(entry('in', { jsonrpc: '2.0', id: 2, error: { code: -32021, message: 'x' } }));
+    expect(row).toMatchObject({ kind: 'error', method: 'tools/call' });
+    expect(row.gist).toContain('-32021');
+  });
+
+  it('C8: a re-issued request keeps its link to the id it replaces', () => {
+    const a = new WireAnnotator();
+    const row = a.annotate(entry('out', { jsonrpc: '2.0', id: 8, method: 'tasks/get', params: { taskId: 'T1' } }, { reissueOf: 5 }));
+    expect(row.reissueOf).toBe(5);
+  });
+
+  it('something that is not JSON-RPC is kept and marked invalid', () => {
+    const row = new WireAnnotator().annotate(entry('in', { hello: 'world' }));
+    expect(row.kind).toBe('invalid');
+  });
+});
