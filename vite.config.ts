@@ -4,6 +4,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [svelte()],
   worker: { format: 'es' },
+  // Discovered late (it is imported only by the worker), so list it up front:
+  // otherwise the first `npm run dev` visit reloads once while Vite re-optimises.
+  optimizeDeps: { include: ['@modelcontextprotocol/server', 'zod', 'xstate'] },
   build: { target: 'es2022', sourcemap: true },
   preview: { port: 4173, strictPort: true, host: '127.0.0.1' },
   server: { host: '127.0.0.1' },

@@ -7,7 +7,7 @@
  * The suite needs Node >= 22 (it imports `fs.globSync`), so it runs under
  * the binary of the `node@22` dev dependency. `--spec-version` is not passed:
  * with it, extension scenarios are skipped unless forced
- * (see ../shared/notes/sdk-v2.md).
+ * (the suite documents this in its CLI help).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
