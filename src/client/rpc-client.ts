@@ -6,7 +6,8 @@
  */
 import { clientCapabilities, requestMeta, type ClientInfo } from '../protocol/envelope.ts';
 import { parseMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
-import type { Connector, Transport } from '../net/transport.ts';
+import { realScheduler, type Scheduler } from '../net/scheduler.ts';
+import type { Connector, NetMark, Transport } from '../net/transport.ts';
 import type { CallError } from './rpc-error.ts';
 
 export type WireDirection = 'out' | 'in';
@@ -19,9 +20,28 @@ export interface WireEntry {
   message: unknown;
   /** Set on a request sent again under a new id after the link broke (C8). */
   reissueOf?: number | string;
+  /** Why it was re-issued: the link broke, or no answer came within the request's timeout. */
+  reissueReason?: 'link' | 'timeout';
+  /**
+   * What a fault-injecting network did to it (lost, delayed, duplicated,
+   * reordered). A message the page sent may learn more later (`PacketUpdate`).
+   * A received row with `net.lost` never reached the client: it is logged
+   * only so the network's losses can be seen.
+   */
+  net?: NetMark;
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** The facts behind a connection state, so the page can count down from real state. */
+export interface ConnectionInfo {
+  /** The connect attempt under way or next up since the link was last open (1 = the first retry); 0 while open. */
+  attempt: number;
+  /** When the next attempt starts, while waiting out a backoff (scheduler time). */
+  retryAt?: number;
+  /** Why the link is down. */
+  reason?: string;
+}
 
 export interface RpcClientOptions {
   clientInfo: ClientInfo;
@@ -29,14 +49,42 @@ export interface RpcClientOptions {
   /** Sees every message in both directions, in order. */
   onWire?: (entry: WireEntry) => void;
   onNotification?: (notification: JsonRpcNotification) => void;
-  onConnectionState?: (state: ConnectionState, detail?: string) => void;
+  onConnectionState?: (state: ConnectionState, detail?: string, info?: ConnectionInfo) => void;
   /** Backoff after a failed or broken link: first delay and cap, in ms. */
   backoff?: { initialMs: number; maxMs: number };
+  /** Clock and timers (reconnect backoff, request timeouts, wire times); the real ones by default. */
+  scheduler?: Scheduler;
 }
 
 export interface CallOptions {
   /** Declare the tasks extension on this one request (T1). */
   tasks: boolean;
+  /**
+   * With no answer after this long on an open link, the request counts as
+   * lost and is re-issued under a new id (C8). Only for requests that are
+   * safe to repeat (tasks/get, tasks/update, tasks/cancel); none by default.
+   */
+  timeoutMs?: number;
+}
+
+/** A request that opens a notification stream (C9). */
+export interface StreamOptions extends CallOptions {
+  /** The server refused the stream with a JSON-RPC error. */
+  onerror?: (error: CallError) => void;
+  /** The stream ended: its link broke, the server ended it, or the client was closed. */
+  onclose?: (reason: string) => void;
+}
+
+/** An open notification stream; its notifications carry its `id` as subscriptionId (C9). */
+export interface StreamHandle {
+  readonly id: number;
+  /** Ends it with `notifications/cancelled` when its link is still up. */
+  close(reason?: string): void;
+}
+
+interface Stream {
+  transport: Transport;
+  options: StreamOptions;
 }
 
 interface Pending {
@@ -48,6 +96,8 @@ interface Pending {
   id: number;
   /** The link this request was last written to, if any. */
   sentOn?: Transport;
+  timeoutMs?: number;
+  timer?: unknown;
 }
 
 export class RpcClient {
@@ -58,10 +108,13 @@ export class RpcClient {
   #nextId = 1;
   #seq = 0;
   #attempt = 0;
-  #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  #reconnectTimer: unknown;
+  readonly #scheduler: Scheduler;
+  readonly #streams = new Map<number, Stream>();
 
   constructor(options: RpcClientOptions) {
     this.#options = options;
+    this.#scheduler = options.scheduler ?? realScheduler;
   }
 
   get state(): ConnectionState {
@@ -80,9 +133,33 @@ export class RpcClient {
   request(method: string, params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const pending: Pending = { method, params, tasks: options.tasks, resolve, reject, id: this.#nextId++ };
+      if (options.timeoutMs !== undefined) pending.timeoutMs = options.timeoutMs;
       this.#pending.set(pending.id, pending);
       this.#send(pending);
     });
+  }
+
+  /**
+   * Opens a notification stream such as `subscriptions/listen` (C9): a
+   * request that gets no response while it lasts. It dies with its link and
+   * is never re-issued; reopening it is the caller's choice. Throws when no
+   * link is open.
+   */
+  openStream(method: string, params: Record<string, unknown>, options: StreamOptions): StreamHandle {
+    const transport = this.#transport;
+    if (this.#state !== 'open' || !transport) throw new Error('not connected');
+    const id = this.#nextId++;
+    this.#streams.set(id, { transport, options });
+    this.#write(this.#frame({ id, method, params, tasks: options.tasks }));
+    return {
+      id,
+      close: (reason = 'closed by the client') => {
+        if (!this.#streams.delete(id)) return;
+        if (this.#transport === transport && this.#state === 'open') {
+          this.#write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+        }
+      },
+    };
   }
 
   /** Sends any JSON-RPC value as it is, without framing: for experiments with malformed messages. */
@@ -97,31 +174,51 @@ export class RpcClient {
 
   close(): void {
     this.#setState('closed');
-    clearTimeout(this.#reconnectTimer);
+    this.#scheduler.clearTimeout(this.#reconnectTimer);
     this.#transport?.close('client closed');
-    for (const pending of this.#pending.values()) pending.reject({ kind: 'closed', message: 'client closed' });
+    for (const pending of this.#pending.values()) {
+      this.#scheduler.clearTimeout(pending.timer);
+      pending.reject({ kind: 'closed', message: 'client closed' });
+    }
     this.#pending.clear();
+    this.#endStreams(() => true, 'client closed');
   }
 
-  #frame(pending: Pending): JsonRpcRequest {
+  #frame(pending: Pick<Pending, 'id' | 'method' | 'params' | 'tasks'>): JsonRpcRequest {
     const meta = requestMeta(this.#options.clientInfo, clientCapabilities({ tasks: pending.tasks }));
     return { jsonrpc: '2.0', id: pending.id, method: pending.method, params: { ...pending.params, _meta: meta } };
   }
 
-  #send(pending: Pending, reissueOf?: number): void {
+  #send(pending: Pending, reissue?: Reissue): void {
     if (this.#state !== 'open' || !this.#transport) return; // Sent when the link opens.
     pending.sentOn = this.#transport;
-    this.#write(this.#frame(pending), reissueOf);
+    this.#write(this.#frame(pending), reissue);
+    if (pending.timeoutMs !== undefined) {
+      const { id, sentOn } = pending;
+      this.#scheduler.clearTimeout(pending.timer);
+      pending.timer = this.#scheduler.setTimeout(() => this.#timedOut(id, sentOn), pending.timeoutMs);
+    }
   }
 
-  #write(message: unknown, reissueOf?: number): void {
+  /** No answer in time on a link that is still up: count it lost and re-issue (C8). */
+  #timedOut(id: number, sentOn: Transport): void {
+    const pending = this.#pending.get(id);
+    if (!pending || this.#transport !== sentOn || this.#state !== 'open') return; // Answered, or the reconnect re-issues it.
+    this.#pending.delete(id);
+    pending.id = this.#nextId++;
+    this.#pending.set(pending.id, pending);
+    this.#send(pending, { of: id, reason: 'timeout' });
+  }
+
+  #write(message: unknown, reissue?: Reissue): void {
     if (!this.#transport) return;
-    this.#log('out', message, reissueOf);
+    let mark: NetMark | undefined;
     try {
-      this.#transport.send(message);
+      mark = this.#transport.send(message) ?? undefined;
     } catch {
       // The link broke under us; onclose handles re-issue.
     }
+    this.#log('out', message, reissue, mark);
   }
 
   async #open(): Promise<void> {
@@ -139,11 +236,14 @@ export class RpcClient {
     }
     this.#transport = transport;
     this.#attempt = 0;
-    transport.onmessage = (message) => this.#receive(message);
+    transport.onmessage = (message, mark) => this.#receive(message, mark);
+    transport.onlost = (message, mark) => this.#log('in', message, undefined, mark);
     transport.onclose = (reason) => this.#lost(transport, reason);
-    this.#setState('open');
+    this.#setState('open', undefined, { attempt: 0 });
     // C8: whatever was in flight on the old link is lost; send it again under new ids.
     for (const [oldId, pending] of [...this.#pending]) {
+      // Requests the state listener just sent on this link are not lost.
+      if (pending.sentOn === transport) continue;
       if (pending.sentOn === undefined) {
         this.#send(pending);
         continue;
@@ -151,13 +251,14 @@ export class RpcClient {
       this.#pending.delete(oldId);
       pending.id = this.#nextId++;
       this.#pending.set(pending.id, pending);
-      this.#send(pending, oldId);
+      this.#send(pending, { of: oldId, reason: 'link' });
     }
   }
 
   #lost(transport: Transport, reason: string): void {
     if (transport !== this.#transport || this.#state === 'closed') return;
     this.#transport = undefined;
+    this.#endStreams((stream) => stream.transport === transport, reason);
     this.#scheduleReconnect(reason);
   }
 
@@ -166,21 +267,42 @@ export class RpcClient {
     const { initialMs, maxMs } = this.#options.backoff ?? { initialMs: 250, maxMs: 4000 };
     const delay = Math.min(maxMs, initialMs * 2 ** this.#attempt);
     this.#attempt++;
-    this.#setState('reconnecting', `${reason}; retrying in ${delay} ms`);
-    this.#reconnectTimer = setTimeout(() => void this.#open(), delay);
+    const retryAt = this.#scheduler.now() + delay;
+    this.#setState('reconnecting', `${reason}; retrying in ${delay} ms`, { attempt: this.#attempt, retryAt, reason });
+    this.#reconnectTimer = this.#scheduler.setTimeout(() => void this.#open(), delay);
   }
 
-  #receive(data: unknown): void {
-    this.#log('in', data);
+  #endStreams(which: (stream: Stream) => boolean, reason: string): void {
+    for (const [id, stream] of [...this.#streams]) {
+      if (!which(stream)) continue;
+      this.#streams.delete(id);
+      stream.options.onclose?.(reason);
+    }
+  }
+
+  /** A response to a stream's request: an error refuses it; a result ends it. */
+  #streamAnswered(id: string | number | null, error?: CallError): boolean {
+    const stream = typeof id === 'number' ? this.#streams.get(id) : undefined;
+    if (!stream || typeof id !== 'number') return false;
+    this.#streams.delete(id);
+    if (error) stream.options.onerror?.(error);
+    stream.options.onclose?.(error ? error.message : 'ended by the server');
+    return true;
+  }
+
+  #receive(data: unknown, mark?: NetMark): void {
+    this.#log('in', data, undefined, mark);
     const parsed = parseMessage(data);
     switch (parsed.kind) {
       case 'result': {
+        if (this.#streamAnswered(parsed.message.id)) return;
         const pending = this.#take(parsed.message.id);
         pending?.resolve(parsed.message.result);
         return;
       }
       case 'error': {
         const id = parsed.message.id;
+        if (this.#streamAnswered(id, { kind: 'rpc', ...parsed.message.error })) return;
         const pending = id === null ? undefined : this.#take(id);
         pending?.reject({ kind: 'rpc', ...parsed.message.error });
         return;
@@ -201,16 +323,29 @@ export class RpcClient {
     if (typeof id !== 'number') return undefined;
     const pending = this.#pending.get(id);
     this.#pending.delete(id);
+    if (pending) this.#scheduler.clearTimeout(pending.timer);
     return pending;
   }
 
-  #log(direction: WireDirection, message: unknown, reissueOf?: number): void {
-    this.#options.onWire?.({ seq: ++this.#seq, at: Date.now(), direction, message, ...(reissueOf !== undefined ? { reissueOf } : {}) });
+  #log(direction: WireDirection, message: unknown, reissue?: Reissue, net?: NetMark): void {
+    this.#options.onWire?.({
+      seq: ++this.#seq,
+      at: this.#scheduler.now(),
+      direction,
+      message,
+      ...(reissue ? { reissueOf: reissue.of, reissueReason: reissue.reason } : {}),
+      ...(net ? { net } : {}),
+    });
   }
 
-  #setState(state: ConnectionState, detail?: string): void {
+  #setState(state: ConnectionState, detail?: string, info?: ConnectionInfo): void {
     this.#state = state;
-    this.#options.onConnectionState?.(state, detail);
+    this.#options.onConnectionState?.(state, detail, info ?? { attempt: this.#attempt });
   }
+}
+
+interface Reissue {
+  of: number;
+  reason: 'link' | 'timeout';
 }
 

@@ -6,23 +6,42 @@
  * Every tasks/* request declares the extension, whatever the page's switch
  * says for tools/call: without it the server must refuse them (T4).
  */
-import { createActor, fromPromise, type Actor } from 'xstate';
-import { taskMachine } from '../machines/task-machine.ts';
+import { createActor, fromPromise, type Actor, type ActorOptions } from 'xstate';
+import { taskMachine, type TaskResume } from '../machines/task-machine.ts';
 import { Method } from '../protocol/constants.ts';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.ts';
 import { DetailedTaskSchema, type CreateTaskResult, type DetailedTask } from '../protocol/task.ts';
 import type { InvalidResponseError } from './rpc-error.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { ConnectionInfo, ConnectionState, RpcClient } from './rpc-client.ts';
 
 /** A running task actor, as the UI holds it. */
 export type TaskActor = Actor<typeof taskMachine>;
 
+/**
+ * With no answer after this long, a tasks/* request counts as lost and is
+ * re-issued under a new id (C8): on a lossy network an answer may never come.
+ * Safe because tasks/get reads, and tasks/update and tasks/cancel are
+ * idempotent (T15 ignores answered keys, T17).
+ */
+export const REQUEST_TIMEOUT_MS = 5000;
+
+export interface FollowerOptions {
+  requestTimeoutMs?: number;
+  /** Timers of the task actors (xstate's SimulatedClock in tests). */
+  clock?: ActorOptions<typeof taskMachine>['clock'];
+  /** Wall clock for TTL checks (tests). */
+  now?: () => number;
+  /** Called whenever the set of tasks still followed changes. */
+  onchange?: (taskIds: string[]) => void;
+}
+
 /** The machine with its actors bound to `client`. */
-export function followingMachine(client: RpcClient): typeof taskMachine {
+export function followingMachine(client: RpcClient, requestTimeoutMs = REQUEST_TIMEOUT_MS): typeof taskMachine {
+  const options = { tasks: true, timeoutMs: requestTimeoutMs };
   return taskMachine.provide({
     actors: {
       pollTask: fromPromise<DetailedTask, { taskId: string }>(async ({ input }) => {
-        const result = await client.request(Method.tasksGet, { taskId: input.taskId }, { tasks: true });
+        const result = await client.request(Method.tasksGet, { taskId: input.taskId }, options);
         const parsed = DetailedTaskSchema.safeParse(result);
         if (!parsed.success) {
           // No `code`: the machine treats it as transport trouble and backs off.
@@ -32,10 +51,10 @@ export function followingMachine(client: RpcClient): typeof taskMachine {
         return parsed.data;
       }),
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
-        await client.request(Method.tasksUpdate, { taskId: input.taskId, inputResponses: input.inputResponses }, { tasks: true });
+        await client.request(Method.tasksUpdate, { taskId: input.taskId, inputResponses: input.inputResponses }, options);
       }),
       sendCancel: fromPromise<void, { taskId: string }>(async ({ input }) => {
-        await client.request(Method.tasksCancel, { taskId: input.taskId }, { tasks: true });
+        await client.request(Method.tasksCancel, { taskId: input.taskId }, options);
       }),
     },
   });
@@ -44,18 +63,67 @@ export function followingMachine(client: RpcClient): typeof taskMachine {
 export class TaskFollower {
   readonly #machine: typeof taskMachine;
   readonly #actors = new Map<string, TaskActor>();
+  readonly #options: FollowerOptions;
+  /** The link as the client last reported it; tasks followed while it is down start knowing that. */
+  #link: { up: true } | { up: false; reason: string; attempt: number; retryAt?: number } = { up: true };
 
-  constructor(client: RpcClient) {
-    this.#machine = followingMachine(client);
+  constructor(client: RpcClient, options: FollowerOptions = {}) {
+    this.#options = options;
+    this.#machine = followingMachine(client, options.requestTimeoutMs);
   }
 
-  /** Starts following a task the server just created (T7). */
-  follow(task: CreateTaskResult, toolName: string): TaskActor {
-    const actor = createActor(this.#machine, { input: { task, toolName } });
+  /**
+   * Starts following a task the server just created (T7), or, given the
+   * facts a page kept (`resume`) and its last report, one followed before a reload (T12).
+   */
+  follow(task: CreateTaskResult | DetailedTask, toolName: string, resume?: TaskResume): TaskActor {
+    const { clock, now } = this.#options;
+    const input = { task, toolName, ...(now ? { now } : {}), ...(resume ? { resume } : {}) };
+    const actor = createActor(this.#machine, { input, ...(clock ? { clock } : {}) });
     this.#actors.set(task.taskId, actor);
-    actor.subscribe({ complete: () => this.#actors.delete(task.taskId) });
+    actor.subscribe({
+      complete: () => {
+        this.#actors.delete(task.taskId);
+        this.#options.onchange?.(this.taskIds);
+      },
+    });
     actor.start();
+    // A link can break between the CreateTaskResult and this call (a fault "right after" it).
+    if (!this.#link.up) this.#tell(actor, this.#link);
+    this.#options.onchange?.(this.taskIds);
     return actor;
+  }
+
+  /** The taskIds followed now (actors not yet at an outcome). */
+  get taskIds(): string[] {
+    return [...this.#actors.keys()];
+  }
+
+  /**
+   * Feeds the client's connection state to every task actor, so each shows
+   * `reconnecting` (and holds due polls in `offline`) instead of polling
+   * into a dead link, then polls the same taskId when it is back (C8, M3).
+   */
+  connectionChanged(state: ConnectionState, info?: ConnectionInfo): void {
+    if (state === 'open') {
+      const wasDown = !this.#link.up;
+      this.#link = { up: true };
+      if (wasDown) for (const actor of this.#actors.values()) actor.send({ type: 'connection.restored' });
+      return;
+    }
+    if (state === 'closed') return;
+    const previous = this.#link;
+    const reason = info?.reason ?? (previous.up ? 'link down' : previous.reason);
+    this.#link = { up: false, reason, attempt: info?.attempt ?? 0, ...(info?.retryAt !== undefined ? { retryAt: info.retryAt } : {}) };
+    for (const actor of this.#actors.values()) {
+      if (previous.up) actor.send({ type: 'connection.lost', reason });
+      if (info?.retryAt !== undefined) actor.send({ type: 'connection.retrying', attempt: info.attempt, retryAt: info.retryAt });
+    }
+  }
+
+  #tell(actor: TaskActor, link: { reason: string; attempt: number; retryAt?: number }): void {
+    actor.send({ type: 'connection.lost', reason: link.reason });
+    if (link.retryAt !== undefined) actor.send({ type: 'connection.retrying', attempt: link.attempt, retryAt: link.retryAt });
   }
 
   /**
@@ -75,5 +143,6 @@ export class TaskFollower {
   stopAll(): void {
     for (const actor of this.#actors.values()) actor.stop();
     this.#actors.clear();
+    this.#options.onchange?.([]);
   }
 }

@@ -4,6 +4,7 @@
  * about, and a one-word gist (a task's status, an error code).
  */
 import { parseMessage } from '../protocol/jsonrpc.ts';
+import type { NetMark, PacketUpdate } from '../net/transport.ts';
 import type { WireDirection, WireEntry } from './rpc-client.ts';
 
 export type WireKind = 'request' | 'notification' | 'result' | 'error' | 'invalid';
@@ -21,6 +22,10 @@ export interface WireRow {
   /** A short gist: `task working`, `input_required`, `error -32021`... */
   gist: string;
   reissueOf: string | number | undefined;
+  /** Why it was re-issued: the link broke (C8) or its answer timed out. */
+  reissueReason: 'link' | 'timeout' | undefined;
+  /** What the fault-injecting network did to it; updated when a sent message arrives or is lost in flight. */
+  net: NetMark | undefined;
   message: unknown;
   /** Lower-cased text the filter box matches against. */
   search: string;
@@ -47,17 +52,28 @@ export class WireAnnotator {
   /** What each request was, by `direction:id`, so its response can say what it answers. */
   readonly #requests = new Map<string, { method: string; taskId: string | undefined }>();
 
-  #answered(direction: WireDirection, id: string | number | null): { method: string; taskId: string | undefined } | undefined {
+  #answered(direction: WireDirection, id: string | number | null, keep = false): { method: string; taskId: string | undefined } | undefined {
     if (id === null) return undefined;
     const key = `${opposite(direction)}:${id}`;
     const request = this.#requests.get(key);
-    this.#requests.delete(key); // Answered once; keeps the map as small as what is in flight.
+    // Answered once; keeps the map as small as what is in flight. A copy the
+    // network made, or an answer it lost, leaves room for the one that counts.
+    if (!keep) this.#requests.delete(key);
     return request;
   }
 
   annotate(entry: WireEntry): WireRow {
     const parsed = parseMessage(entry.message);
-    const base = { seq: entry.seq, at: entry.at, direction: entry.direction, reissueOf: entry.reissueOf, message: entry.message };
+    const keep = entry.net?.duplicated === true || entry.net?.lost !== undefined;
+    const base = {
+      seq: entry.seq,
+      at: entry.at,
+      direction: entry.direction,
+      reissueOf: entry.reissueOf,
+      reissueReason: entry.reissueReason,
+      net: entry.net,
+      message: entry.message,
+    };
     let row: Omit<WireRow, 'search'>;
     switch (parsed.kind) {
       case 'request': {
@@ -74,14 +90,14 @@ export class WireAnnotator {
       }
       case 'result': {
         const { id, result } = parsed.message;
-        const request = this.#answered(entry.direction, id);
+        const request = this.#answered(entry.direction, id, keep);
         const taskId = stringField(result, 'taskId') ?? request?.taskId;
         row = { ...base, kind: 'result', method: request?.method, id, taskId, gist: resultGist(result) };
         break;
       }
       case 'error': {
         const { id, error } = parsed.message;
-        const request = this.#answered(entry.direction, id);
+        const request = this.#answered(entry.direction, id, keep);
         row = { ...base, kind: 'error', method: request?.method, id, taskId: request?.taskId, gist: `error ${error.code}` };
         break;
       }
@@ -89,7 +105,37 @@ export class WireAnnotator {
         row = { ...base, kind: 'invalid', method: undefined, id: undefined, taskId: undefined, gist: 'invalid' };
         break;
     }
-    const search = [row.method, row.id, row.taskId, row.gist, row.kind].filter((part) => part !== undefined && part !== null).join(' ').toLowerCase();
-    return { ...row, search };
+    return { ...row, search: searchText(row) };
   }
+}
+
+/** Words the network's marks add to a row: `lost`, `delayed`, `duplicated`, `reordered`, `reissued`. */
+export function netWords(row: Pick<WireRow, 'net' | 'reissueOf'>): string[] {
+  const net = row.net;
+  const words: string[] = [];
+  if (net?.lost) words.push('lost');
+  if (net && net.delayMs > 0) words.push('delayed');
+  if (net?.duplicated || net?.duplicate) words.push('duplicated');
+  if (net?.reordered) words.push('reordered');
+  if (net?.rule) words.push('rule');
+  if (row.reissueOf !== undefined) words.push('reissued');
+  return words;
+}
+
+function searchText(row: Omit<WireRow, 'search'>): string {
+  return [row.method, row.id, row.taskId, row.gist, row.kind, ...netWords(row)].filter((part) => part !== undefined && part !== null).join(' ').toLowerCase();
+}
+
+/** The row after a later fact about the message it shows (it arrived, or was lost in flight). */
+export function withPacketUpdate(row: WireRow, update: PacketUpdate): WireRow {
+  if (!row.net || row.net.packet !== update.packet) return row;
+  const net: NetMark = {
+    ...row.net,
+    ...(update.deliveredAt !== undefined ? { deliveredAt: update.deliveredAt } : {}),
+    ...(update.reordered ? { reordered: true } : {}),
+    ...(update.lost ? { lost: update.lost } : {}),
+    ...(update.rule ? { rule: update.rule } : {}),
+  };
+  const updated = { ...row, net };
+  return { ...updated, search: searchText(updated) };
 }

@@ -6,22 +6,42 @@
  * - `lifecycle`: waiting -> polling -> waiting | backoff (tasks/get, T12, T13)
  * - `input`:     idle -> sending -> idle | retrying   (tasks/update, T14, T15)
  * - `cancel`:    idle -> sending -> acknowledged | refused | retrying (T17)
+ * - `link`:      online -> reconnecting -> online        (the client's link, C8)
  * Outcomes are top-level final states, so leaving `active` stops every region
  * and the actor reaches `status: 'done'`.
  *
  * Pure: every side effect is an actor the caller provides with
  * `taskMachine.provide({ actors: { pollTask, sendUpdate, sendCancel } })`.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup, stateIn } from 'xstate';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { CreateTaskResult, DetailedTask, InputRequest, TaskStatus } from '../protocol/task.ts';
 
 /** What `createActor(taskMachine, { input })` takes. */
 export interface TaskMachineInput {
-  task: CreateTaskResult;
+  /** The handle (T7), or the last report when resuming a task followed before (T12). */
+  task: CreateTaskResult | DetailedTask;
   toolName: string;
   /** Wall clock for TTL checks only (defaults to `Date.now`), so tests can fake time. */
   now?: () => number;
+  /** Facts kept from an earlier page, when resuming after a reload (T12). */
+  resume?: TaskResume;
+}
+
+/**
+ * What a page keeps about a followed task so a fresh actor carries on where
+ * the last one stopped (persist facts, not actors): keys answered are never
+ * asked again (T14), answers not yet acknowledged are sent, a cancel intent
+ * is sent again (T17: harmless, the server ignores a repeat).
+ */
+export interface TaskResume {
+  answeredKeys: readonly string[];
+  /** Answers given whose tasks/update was not acknowledged. */
+  unsent: Record<string, unknown>;
+  cancelRequested: boolean;
+  polls: number;
+  /** When the next tasks/get was due (epoch ms, by `now`): the first poll waits only for what is left (T12). */
+  nextPollAt?: number;
 }
 
 export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'gone';
@@ -53,13 +73,30 @@ export interface TaskMachineContext {
   inFlight: Record<string, unknown>;
   updateFailures: number;
   cancelFailures: number;
+  /** Set when resuming: when the first tasks/get is due, instead of a whole interval from now. */
+  firstPollAt?: number;
+  /** While the link is down: since when (`now()`), why, and the client's reconnect attempts. */
+  link?: LinkTrouble;
+}
+
+/** What the client said about its broken link (C8: it reconnects with backoff). */
+export interface LinkTrouble {
+  since: number;
+  reason: string;
+  attempt: number;
+  /** When the client's next connect attempt starts (the client's clock). */
+  retryAt?: number;
 }
 
 export type TaskMachineEvent =
   | { type: 'task.answer'; responses: Record<string, unknown> }
   | { type: 'task.cancel' }
   | { type: 'task.notification'; task: DetailedTask }
-  | { type: 'task.forget' };
+  | { type: 'task.forget' }
+  // From the client's connection; requests in flight meanwhile are re-issued under new ids (C8).
+  | { type: 'connection.lost'; reason: string }
+  | { type: 'connection.retrying'; attempt: number; retryAt: number }
+  | { type: 'connection.restored' };
 
 const DEFAULT_POLL_INTERVAL_MS = 1000;
 
@@ -119,7 +156,8 @@ export const taskMachine = setup({
     sendCancel: notProvided<void, { taskId: string }>(),
   },
   delays: {
-    pollInterval: ({ context }) => context.pollIntervalMs,
+    pollInterval: ({ context }) =>
+      context.firstPollAt === undefined ? context.pollIntervalMs : Math.max(0, context.firstPollAt - context.now()),
     // A failed tasks/get may still have reached the server, so a retry is never
     // sooner than the interval it asked for (T12), whatever the backoff says.
     backoff: ({ context }) => Math.max(context.pollIntervalMs, backoffMs(context.pollFailures)),
@@ -137,6 +175,8 @@ export const taskMachine = setup({
     answersPending: ({ context, event }) =>
       event.type === 'task.answer' && Object.keys(event.responses).some((key) => Object.hasOwn(context.pendingInputs, key)),
     hasUnsent: ({ context }) => Object.keys(context.unsent).length > 0,
+    cancelIntended: ({ context }) => context.cancelRequested,
+    linkDown: stateIn('#task.active.link.reconnecting'),
     isGone: (_, params: { error: unknown }) => rpcErrorCode(params.error) === ErrorCode.InvalidParams,
     isProtocolError: (_, params: { error: unknown }) => rpcErrorCode(params.error) !== undefined,
   },
@@ -169,15 +209,16 @@ export const taskMachine = setup({
       ttlMs: input.task.ttlMs,
       createdAt: Number.isNaN(createdAt) ? now() : createdAt,
       pendingInputs: {},
-      answeredKeys: [],
-      cancelRequested: false,
-      polls: 0,
+      answeredKeys: [...(input.resume?.answeredKeys ?? [])],
+      cancelRequested: input.resume?.cancelRequested ?? false,
+      polls: input.resume?.polls ?? 0,
       now,
       pollFailures: 0,
-      unsent: {},
+      unsent: { ...input.resume?.unsent },
       inFlight: {},
       updateFailures: 0,
       cancelFailures: 0,
+      firstPollAt: input.resume?.nextPollAt,
     };
   },
   initial: 'active',
@@ -199,7 +240,7 @@ export const taskMachine = setup({
           states: {
             // T12: every tasks/get, the first included, waits pollIntervalMs.
             waiting: {
-              after: { pollInterval: [{ guard: 'ttlPassed', target: '#task.expired' }, { target: 'polling' }] },
+              after: { pollInterval: [{ guard: 'ttlPassed', target: '#task.expired' }, { guard: 'linkDown', target: 'offline' }, { target: 'polling' }] },
               on: {
                 // Re-arm the timer only when a push changes the interval (T6), so
                 // a longer interval is honoured and routine pushes don't delay polls.
@@ -212,7 +253,7 @@ export const taskMachine = setup({
               },
             },
             polling: {
-              entry: assign({ polls: ({ context }) => context.polls + 1 }),
+              entry: assign({ polls: ({ context }) => context.polls + 1, firstPollAt: undefined }),
               invoke: {
                 src: 'pollTask',
                 input: ({ context }) => ({ taskId: context.taskId }),
@@ -239,7 +280,12 @@ export const taskMachine = setup({
               },
             },
             backoff: {
-              after: { backoff: [{ guard: 'ttlPassed', target: '#task.expired' }, { target: 'polling' }] },
+              after: { backoff: [{ guard: 'ttlPassed', target: '#task.expired' }, { guard: 'linkDown', target: 'offline' }, { target: 'polling' }] },
+            },
+            // A poll is due but the link is down: poll the same taskId the moment it is back (M3).
+            // Never sooner than pollIntervalMs after the last poll, which was before the wait (T12).
+            offline: {
+              on: { 'connection.restored': [{ guard: 'ttlPassed', target: '#task.expired' }, { target: 'polling' }] },
             },
           },
         },
@@ -280,7 +326,11 @@ export const taskMachine = setup({
         cancel: {
           initial: 'idle',
           states: {
-            idle: { on: { 'task.cancel': { target: 'sending', actions: assign({ cancelRequested: true }) } } },
+            idle: {
+              // A cancel intended before a reload is sent again (T17).
+              always: { guard: 'cancelIntended', target: 'sending' },
+              on: { 'task.cancel': { target: 'sending', actions: assign({ cancelRequested: true }) } },
+            },
             sending: {
               invoke: {
                 src: 'sendCancel',
@@ -306,6 +356,31 @@ export const taskMachine = setup({
             // T17: the ack proves nothing; `lifecycle` polls on until a terminal status.
             acknowledged: {},
             refused: {},
+          },
+        },
+        // The client's link: a tasks/get in flight when it breaks stays `polling` and is re-issued (C8).
+        link: {
+          initial: 'online',
+          states: {
+            online: {
+              entry: assign({ link: undefined }),
+              on: {
+                'connection.lost': {
+                  target: 'reconnecting',
+                  actions: assign(({ context, event }) => ({ link: { since: context.now(), reason: event.reason, attempt: 0 } })),
+                },
+              },
+            },
+            reconnecting: {
+              on: {
+                'connection.retrying': {
+                  actions: assign(({ context, event }) => ({
+                    link: { since: context.link?.since ?? context.now(), reason: context.link?.reason ?? 'link down', attempt: event.attempt, retryAt: event.retryAt },
+                  })),
+                },
+                'connection.restored': 'online',
+              },
+            },
           },
         },
       },

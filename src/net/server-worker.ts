@@ -5,7 +5,7 @@
  * server node does to its clients: every link breaks at once, and an
  * in-memory server forgets every task it held.
  */
-import type { ConnectMessage } from '../protocol/worker-control.ts';
+import { WorkerEventSchema, type ConnectMessage, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
 import { PortTransport } from './port-transport.ts';
 import type { Transport } from './transport.ts';
 
@@ -13,6 +13,13 @@ export class ServerWorker {
   #worker: Worker | undefined;
   readonly #transports = new Set<PortTransport>();
   #generation = 0;
+  /** How every worker is started: which task store its server uses. */
+  #start: StartMessage = { type: 'start', store: { kind: 'memory' } };
+  readonly #onEvent: ((event: WorkerEvent) => void) | undefined;
+
+  constructor(options: { onEvent?: (event: WorkerEvent) => void } = {}) {
+    this.#onEvent = options.onEvent;
+  }
 
   /** Whether a worker is running now. */
   get running(): boolean {
@@ -24,12 +31,24 @@ export class ServerWorker {
     return this.#generation;
   }
 
-  /** Starts the worker if it is not running. */
-  start(): void {
+  /** Says which task store every worker started from now on uses; the running one keeps its own. */
+  configure(start: StartMessage): void {
+    this.#start = start;
+  }
+
+  /** Starts the worker if it is not running; `start` (kept for later starts) says which task store it uses. */
+  start(start?: StartMessage): void {
+    if (start) this.#start = start;
     if (this.#worker) return;
     // The one form Vite bundles as a separate module worker (STYLE.md).
-    this.#worker = new Worker(new URL('../server/worker.ts', import.meta.url), { type: 'module' });
-    this.#worker.addEventListener('error', (event) => console.error('[server-worker] worker error', event.message));
+    const worker = new Worker(new URL('../server/worker.ts', import.meta.url), { type: 'module' });
+    this.#worker = worker;
+    worker.addEventListener('error', (event) => console.error('[server-worker] worker error', event.message));
+    worker.addEventListener('message', (event: MessageEvent<unknown>) => {
+      const parsed = WorkerEventSchema.safeParse(event.data);
+      if (parsed.success && this.#worker === worker) this.#onEvent?.(parsed.data);
+    });
+    worker.postMessage(this.#start);
     this.#generation++;
   }
 
@@ -58,9 +77,9 @@ export class ServerWorker {
     this.#transports.clear();
   }
 
-  /** Kills the worker and starts a fresh one, with empty memory. */
-  restart(): void {
+  /** Kills the worker and starts a fresh one, with empty memory (and, given `start`, another task store). */
+  restart(start?: StartMessage): void {
     this.kill('server worker restarted');
-    this.start();
+    this.start(start);
   }
 }

@@ -1,6 +1,9 @@
 /**
- * The one control message between the page and a server worker: "serve
- * this port as this identity". Everything after it is MCP JSON-RPC on the port.
+ * Control messages between the page and a server worker, outside MCP.
+ * The page sends `start` once (which task store the server keeps its tasks
+ * in), then one `connect` per link: "serve this port as this identity".
+ * Everything after a `connect` is MCP JSON-RPC on the port. The worker
+ * answers `start` with `ready`, or `storage-error` when it had to fall back.
  */
 import { z } from 'zod';
 
@@ -10,3 +13,33 @@ export const ConnectMessageSchema = z.object({
   identity: z.string().min(1).max(200),
 });
 export type ConnectMessage = z.infer<typeof ConnectMessageSchema>;
+
+/** Where a server keeps its tasks: lost with the worker, or in IndexedDB, shared by every worker of the origin. */
+export const TASK_STORE_KINDS = ['memory', 'indexeddb'] as const;
+export const TaskStoreKindSchema = z.enum(TASK_STORE_KINDS);
+export type TaskStoreKind = z.infer<typeof TaskStoreKindSchema>;
+
+/** The IndexedDB database the page asks its server workers to share (and deletes on "Clear everything"). */
+export const SERVER_DATABASE = 'mcp-tasks-playground-server';
+
+export const StartMessageSchema = z.object({
+  type: z.literal('start'),
+  store: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('memory') }),
+    z.object({ kind: z.literal('indexeddb'), database: z.string().min(1).max(200) }),
+  ]),
+});
+export type StartMessage = z.infer<typeof StartMessageSchema>;
+
+/** Everything the page may send a worker. */
+export const WorkerControlSchema = z.discriminatedUnion('type', [StartMessageSchema, ConnectMessageSchema]);
+export type WorkerControl = z.infer<typeof WorkerControlSchema>;
+
+/** What a worker tells the page about itself. */
+export const WorkerEventSchema = z.discriminatedUnion('type', [
+  /** The server is serving, with this store. */
+  z.object({ type: z.literal('ready'), store: TaskStoreKindSchema }),
+  /** The requested store could not be used; the server keeps tasks in memory instead. */
+  z.object({ type: z.literal('storage-error'), requested: TaskStoreKindSchema, message: z.string() }),
+]);
+export type WorkerEvent = z.infer<typeof WorkerEventSchema>;

@@ -4,21 +4,76 @@
  * input requests and the outcome are written there, and cancel requests
  * and answers are read from there, so whichever node serves `tasks/*`
  * reaches the job (C1).
+ *
+ * Durable jobs: a runner writes to a task only while it holds the task's
+ * lease (every write checks it, inside the store's atomic update), renews
+ * it by heartbeat, and stops a job whose lease another runner took. A job
+ * saves checkpoints; a fresh runner resumes an orphaned job from the last one.
  */
 import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
 import { allAnswered, finish, requestInput, takeResponses, withStatusMessage, type Outcome } from './task-lifecycle.ts';
-import type { TaskRecord, TaskStore } from './task-store.ts';
+import { claimLease, dropLease, HEARTBEAT_MS, holdsLease, LEASE_MS, markResumed, rememberTaken, withCheckpoint } from './task-durability.ts';
+import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
 import { JobCancelled, JobProtocolError, type JobContext, type ToolDefinition } from './tool.ts';
+
+export interface JobRunnerOptions {
+  now?: () => number;
+  /** This runner's id in leases; random unless given. */
+  holder?: string;
+  /** How long a lease lasts without a heartbeat. */
+  leaseMs?: number;
+  /** How often held leases are renewed. */
+  heartbeatMs?: number;
+}
+
+/** How a resumed run differs from a first one. */
+interface Resumption {
+  /** The last checkpoint's data. */
+  from: unknown;
+  /** Input keys an earlier run issued: asked again, they are waited for, never issued twice (T14). */
+  issuedBefore: ReadonlySet<string>;
+}
+
+type Job = (context: JobContext<unknown>) => Promise<CallToolResult>;
 
 export class JobRunner {
   readonly #store: TaskStore;
   readonly #now: () => number;
+  readonly #holder: string;
+  readonly #leaseMs: number;
+  readonly #heartbeatMs: number;
   readonly #running = new Map<string, Promise<void>>();
+  /** How to stop each running job without writing anything more. */
+  readonly #abandon = new Map<string, () => void>();
+  #stopped = false;
 
-  constructor(store: TaskStore, now: () => number = Date.now) {
+  constructor(store: TaskStore, options: JobRunnerOptions = {}) {
     this.#store = store;
-    this.#now = now;
+    this.#now = options.now ?? Date.now;
+    this.#holder = options.holder ?? `runner-${crypto.randomUUID().slice(0, 8)}`;
+    this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  }
+
+  /** How often this runner renews its leases. */
+  get heartbeatMs(): number {
+    return this.#heartbeatMs;
+  }
+
+  /** This runner's id, as its leases name it. */
+  get holder(): string {
+    return this.#holder;
+  }
+
+  /** A fresh lease for this runner: a task is created holding it, so no other runner adopts it before its job starts. */
+  newLease(): Lease {
+    return { holder: this.#holder, expiresAt: this.#now() + this.#leaseMs };
+  }
+
+  /** Whether this runner is running (or about to run) the job of `taskId`. */
+  isRunning(taskId: string): boolean {
+    return this.#running.has(taskId);
   }
 
   /** How many task jobs are running now. */
@@ -44,22 +99,100 @@ export class JobRunner {
       askInput: async () => {
         throw new JobProtocolError(ErrorCode.InternalError, `${tool.name} needs input, which only a task can ask for`);
       },
+      resumeFrom: undefined,
+      checkpoint: async () => {},
     });
   }
 
-  /** Starts the job of a stored task and returns at once. */
+  /** Starts the job of a stored task and returns at once. The record must hold this runner's {@link newLease}. */
   start(record: TaskRecord, tool: ToolDefinition, args: unknown, preTaskInput: Record<string, unknown> = {}): void {
-    const done = this.#runTask(record.taskId, tool, args, preTaskInput).finally(() => this.#running.delete(record.taskId));
-    this.#running.set(record.taskId, done);
+    this.#track(record.taskId, this.#runTask(record.taskId, (context) => tool.run(context), args, preTaskInput));
   }
 
-  async #runTask(taskId: string, tool: ToolDefinition, args: unknown, preTaskInput: Record<string, unknown>): Promise<void> {
+  /**
+   * Takes over the job of a task whose runner stopped: claims its lease
+   * (nothing happens when another runner holds it), then runs the tool again
+   * from the last checkpoint. A job that cannot resume keeps the lease
+   * without running, says so, and ends by its TTL (T13). Returns at once.
+   */
+  resume(record: TaskRecord, tool: ToolDefinition | undefined): void {
+    if (this.#stopped || this.#running.has(record.taskId)) return;
+    this.#track(record.taskId, this.#resume(record.taskId, tool));
+  }
+
+  /**
+   * Stops every job here without writing anything more, as a killed worker
+   * would: their leases run out, and another runner carries them on.
+   */
+  stop(): void {
+    this.#stopped = true;
+    for (const abandon of this.#abandon.values()) abandon();
+  }
+
+  #track(taskId: string, work: Promise<void>): void {
+    const done = work
+      .catch((error: unknown) => console.error(`[runner] the job of task ${taskId} stopped on a store failure`, error))
+      .finally(() => this.#running.delete(taskId));
+    this.#running.set(taskId, done);
+  }
+
+  async #resume(taskId: string, tool: ToolDefinition | undefined): Promise<void> {
+    const now = this.#now();
+    const claimed = await this.#store.update(taskId, (r) => claimLease(r, this.#holder, now, this.#leaseMs));
+    if (!claimed || !holdsLease(claimed, this.#holder)) return;
+    const args = tool?.resumable ? tool.args.safeParse(claimed.arguments) : undefined;
+    if (!tool || !args) return this.#park(claimed, tool ? `${tool.name} cannot carry on after the worker running it stopped` : `this server has no tool ${claimed.toolName}`);
+    if (!args.success) return this.#park(claimed, `its stored arguments no longer fit ${tool.name}`);
+    const from = claimed.checkpoint;
+    const message = from ? `resumed by a fresh worker from checkpoint: ${from.label}` : 'resumed by a fresh worker from the start: no checkpoint was saved';
+    await this.#write(taskId, (r) => markResumed(r, message, now));
+    await this.#runTask(taskId, (context) => tool.run(context), args.data, {}, { from: from?.data, issuedBefore: new Set(claimed.issuedInputKeys) });
+  }
+
+  /** Holds an orphaned task that cannot resume until its TTL ends it (T13), or a cancel does (T17). */
+  async #park(record: TaskRecord, why: string): Promise<void> {
+    const now = this.#now();
+    if (record.ttlMs === null) {
+      // No TTL would ever end it: fail it now rather than leave it working forever.
+      const error = { code: ErrorCode.InternalError, message: `Not resumed: ${why}` };
+      await this.#write(record.taskId, (r) => dropLease(finish(r, { status: 'failed', error }, now)));
+      return;
+    }
+    const endsAt = new Date(record.createdAt + record.ttlMs).toISOString();
+    await this.#write(record.taskId, (r) => withStatusMessage(r, `Not resumed: ${why}. It fails when its TTL passes, at ${endsAt} (T13).`, now));
+    const waitForTheEnd: Job = ({ signal }) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(new JobCancelled()), { once: true }));
+    await this.#runTask(record.taskId, waitForTheEnd, undefined, {});
+  }
+
+  /** Applies `change` only while this runner holds the task's lease: a runner that lost it writes nothing. */
+  #write(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
+    if (this.#stopped) return Promise.resolve(undefined);
+    return this.#store.update(taskId, (r) => (holdsLease(r, this.#holder) ? change(r) : r));
+  }
+
+  async #runTask(taskId: string, job: Job, args: unknown, preTaskInput: Record<string, unknown>, resumption?: Resumption): Promise<void> {
     const controller = new AbortController();
     const waiters = new Set<(record: TaskRecord) => void>();
-    // Cancel requests and expiry arrive as store writes, possibly from another node.
+    // The job is no longer this runner's: it was stopped, or another runner took the lease.
+    let abandoned = false;
+    const abandon = (): void => {
+      abandoned = true;
+      clearInterval(heartbeat);
+      controller.abort();
+    };
+    const heartbeat = setInterval(() => {
+      this.#write(taskId, (r) => claimLease(r, this.#holder, this.#now(), this.#leaseMs)).then(
+        (r) => holdsLease(r, this.#holder) || abandon(),
+        abandon,
+      );
+    }, this.#heartbeatMs);
+    this.#abandon.set(taskId, abandon);
+    // Cancel requests, expiry and take-overs arrive as store writes, possibly from another node.
     const unsubscribe = this.#store.subscribe((record) => {
       if (record.taskId !== taskId) return;
       if (record.cancelRequested || isTerminal(record.status)) controller.abort();
+      else if (!holdsLease(record, this.#holder)) abandon();
       for (const waiter of waiters) waiter(record);
     });
 
@@ -69,22 +202,30 @@ export class JobRunner {
       signal: controller.signal,
       asTask: true,
       report: async (statusMessage) => {
-        await this.#store.update(taskId, (r) => withStatusMessage(r, statusMessage, this.#now()));
+        await this.#write(taskId, (r) => withStatusMessage(r, statusMessage, this.#now()));
       },
       sleep: (ms) => sleep(ms, controller.signal),
       sleepThroughCancel: (ms) => sleep(ms),
-      askInput: (requests) => this.#askInput(taskId, requests, controller.signal, waiters),
+      askInput: (requests) => this.#askInput(taskId, requests, controller.signal, waiters, resumption?.issuedBefore ?? new Set()),
+      resumeFrom: resumption?.from,
+      checkpoint: async (data, label) => {
+        await this.#write(taskId, (r) => withCheckpoint(r, data, label, this.#now()));
+      },
     };
 
     let outcome: Outcome;
     try {
-      outcome = { status: 'completed', result: await tool.run(context) };
+      if (this.#stopped) abandon();
+      outcome = { status: 'completed', result: await job(context) };
     } catch (error) {
       outcome = outcomeOfError(error);
     } finally {
       unsubscribe();
+      clearInterval(heartbeat);
+      this.#abandon.delete(taskId);
     }
-    await this.#store.update(taskId, (r) => finish(r, outcome, this.#now()));
+    if (abandoned) return;
+    await this.#write(taskId, (r) => dropLease(finish(r, outcome, this.#now())));
   }
 
   async #askInput(
@@ -92,10 +233,17 @@ export class JobRunner {
     requests: Record<string, InputRequest>,
     signal: AbortSignal,
     waiters: Set<(record: TaskRecord) => void>,
+    issuedBefore: ReadonlySet<string>,
   ): Promise<Record<string, unknown>> {
-    const keys = Object.keys(requests);
     if (signal.aborted) throw new JobCancelled();
-    const current = await this.#store.update(taskId, (r) => requestInput(r, requests, this.#now()));
+    // A resumed job asks again what an earlier run asked: wait for those keys, never issue them twice (T14).
+    const fresh = Object.fromEntries(Object.entries(requests).filter(([key]) => !issuedBefore.has(key)));
+    const current = Object.keys(fresh).length > 0 ? await this.#write(taskId, (r) => requestInput(r, fresh, this.#now())) : await this.#store.get(taskId);
+    // Answers an earlier run already took come back from the record.
+    const taken = current?.takenResponses ?? {};
+    const takenBefore = Object.fromEntries(Object.keys(requests).filter((key) => Object.hasOwn(taken, key)).map((key) => [key, taken[key]]));
+    const keys = Object.keys(requests).filter((key) => !Object.hasOwn(takenBefore, key));
+    if (keys.length === 0) return takenBefore;
     return new Promise((resolve, reject) => {
       let settled = false;
       const onAbort = (): void => {
@@ -110,7 +258,7 @@ export class JobRunner {
         waiters.delete(check);
         signal.removeEventListener('abort', onAbort);
         const answers = Object.fromEntries(keys.map((key) => [key, record.inputResponses[key]]));
-        this.#store.update(taskId, (r) => takeResponses(r, keys, this.#now())).then(() => resolve(answers), reject);
+        this.#write(taskId, (r) => rememberTaken(takeResponses(r, keys, this.#now()), answers)).then(() => resolve({ ...takenBefore, ...answers }), reject);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       waiters.add(check);

@@ -3,6 +3,7 @@
  * process: the playground uses that loss to show why tasks need shared,
  * durable storage.
  */
+import { isTerminal } from '../protocol/task.ts';
 import type { TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
 
 export class MemoryTaskStore implements TaskStore {
@@ -33,6 +34,10 @@ export class MemoryTaskStore implements TaskStore {
 
   async all(): Promise<TaskRecord[]> {
     return [...this.#records.values()].map((r) => structuredClone(r));
+  }
+
+  async unfinished(): Promise<TaskRecord[]> {
+    return (await this.all()).filter((r) => !isTerminal(r.status));
   }
 
   subscribe(listener: (record: TaskRecord) => void): () => void {

@@ -5,7 +5,8 @@
  */
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { createServerFactory } from './create-server.ts';
-import { JobRunner } from './job-runner.ts';
+import { JobAdoption } from './job-adoption.ts';
+import { JobRunner, type JobRunnerOptions } from './job-runner.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
 import type { TaskStore } from './task-store.ts';
 import { TaskService, type TaskServiceOptions } from './task-service.ts';
@@ -15,37 +16,50 @@ import { ALL_TOOLS } from './tools/index.ts';
 export interface PlaygroundServer {
   store: TaskStore;
   runner: JobRunner;
+  /** Finds jobs whose worker stopped and resumes them here. */
+  adoption: JobAdoption;
   service: TaskService;
   subscriptions: TaskSubscriptions;
   /** The SDK's web-standard entry: one `Request` in, one `Response` out. */
   http: McpHttpHandler;
-  /** Stops the expiry sweep and the SDK handler. */
+  /** Stops the expiry sweep, the adoption scan, the jobs running here and the SDK handler. */
   close(): Promise<void>;
 }
 
 export type PlaygroundServerOptions = Partial<Omit<TaskServiceOptions, 'runner'>> & {
   /** How often expired tasks are swept (T13); 0 disables the timer. */
   sweepIntervalMs?: number;
+  /** Lease settings and the runner's id (durable jobs). */
+  runner?: Omit<JobRunnerOptions, 'now'>;
+  /** How often to look for orphaned jobs to resume; 0 disables the timer. */
+  adoptIntervalMs?: number;
 };
 
 export function createPlaygroundServer(options: PlaygroundServerOptions = {}): PlaygroundServer {
   const store = options.store ?? new MemoryTaskStore();
   const now = options.now ?? Date.now;
-  const runner = new JobRunner(store, now);
-  const service = new TaskService({ ...options, store, runner, now, tools: options.tools ?? ALL_TOOLS });
+  const tools = options.tools ?? ALL_TOOLS;
+  const runner = new JobRunner(store, { ...options.runner, now });
+  const service = new TaskService({ ...options, store, runner, now, tools });
+  const adoption = new JobAdoption(store, runner, tools, { now, everyMs: options.adoptIntervalMs ?? runner.heartbeatMs });
+  adoption.start();
   // legacy: 'reject': this server speaks 2026-07-28 only; 2025 openings get -32022.
   const http = createMcpHandler(createServerFactory(service), { legacy: 'reject' });
   const subscriptions = new TaskSubscriptions(service, store);
   const sweepMs = options.sweepIntervalMs ?? 1000;
-  const sweep = sweepMs > 0 ? setInterval(() => void service.sweep(), sweepMs) : undefined;
+  const sweep =
+    sweepMs > 0 ? setInterval(() => service.sweep().catch((error: unknown) => console.error('[server] the expiry sweep failed', error)), sweepMs) : undefined;
   return {
     store,
     runner,
+    adoption,
     service,
     subscriptions,
     http,
     async close() {
       if (sweep) clearInterval(sweep);
+      adoption.stop();
+      runner.stop();
       subscriptions.closeAll();
       await http.close();
     },

@@ -150,6 +150,8 @@ export class TaskService {
       issuedInputKeys: [],
       inputResponses: {},
       cancelRequested: false,
+      // Stored holding this runner's lease, so no other worker adopts it before its job starts.
+      lease: this.#runner.newLease(),
     };
     // T8: stored before the handle leaves, so a tasks/get for it resolves at once.
     await this.#store.create(record);

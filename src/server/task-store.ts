@@ -30,6 +30,39 @@ export interface TaskRecord {
   cancelRequested: boolean;
   result?: CallToolResult;
   error?: RpcError;
+  /**
+   * Which job runner may run this task's job and write its progress, until
+   * when. The holder renews it by heartbeat; another runner takes the job
+   * over only once it has expired, so two workers never run one job at once.
+   */
+  lease?: Lease;
+  /** The job's last saved progress: where a fresh worker carries it on from. */
+  checkpoint?: Checkpoint;
+  /** How many times a fresh worker took the job over. */
+  resumes?: number;
+  /**
+   * Answers the job already took (T15). Kept so that a job resumed by a
+   * fresh worker gets them back instead of asking again: keys are never reused (T14).
+   */
+  takenResponses?: Record<string, unknown>;
+}
+
+/** A job runner's claim on a task's job. */
+export interface Lease {
+  /** The runner's id. */
+  holder: string;
+  /** Epoch ms after which another runner may take the job over. */
+  expiresAt: number;
+}
+
+/** Progress a job saved, so a fresh worker can carry it on from there. */
+export interface Checkpoint {
+  /** The job's own data, read back as `resumeFrom`. Plain data. */
+  data: unknown;
+  /** Says what is done, for people: shown on the task. */
+  label: string;
+  /** Epoch ms. */
+  savedAt: number;
 }
 
 /** A change to a record, applied atomically by the store. */
@@ -46,8 +79,13 @@ export interface TaskStore {
    */
   update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined>;
   delete(taskId: string): Promise<void>;
-  /** Every stored record (for expiry sweeps and resume). */
+  /** Every stored record (for expiry sweeps). */
   all(): Promise<TaskRecord[]>;
-  /** Calls `listener` after every create or update. Returns an unsubscribe function. */
+  /** Every record not yet `completed`, `failed` or `cancelled`: what a fresh worker may resume. */
+  unfinished(): Promise<TaskRecord[]>;
+  /**
+   * Calls `listener` after every create or update, including those another
+   * worker makes on a shared store. Returns an unsubscribe function.
+   */
   subscribe(listener: (record: TaskRecord) => void): () => void;
 }

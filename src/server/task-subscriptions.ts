@@ -72,11 +72,18 @@ export class TaskSubscriptions {
     send({ jsonrpc: '2.0', method: Method.subscriptionsAcknowledged, params: { notifications: { taskIds: agreed }, _meta: meta } });
 
     const watched = new Set(agreed);
+    // Not every store write changes the task (a job's lease heartbeat does not): push only what differs.
+    const lastSent = new Map<string, string>();
     const unsubscribe = this.#store.subscribe((record: TaskRecord) => {
       if (!watched.has(record.taskId)) return;
       // Read through the service so the pushed task is exactly what tasks/get returns now.
       this.#service.getTask(caller, record.taskId).then(
-        (task) => send({ jsonrpc: '2.0', method: Method.notificationsTasks, params: { ...task, _meta: meta } }),
+        (task) => {
+          const text = JSON.stringify(task);
+          if (lastSent.get(record.taskId) === text) return;
+          lastSent.set(record.taskId, text);
+          send({ jsonrpc: '2.0', method: Method.notificationsTasks, params: { ...task, _meta: { ...objectOr(task['_meta']), ...meta } } });
+        },
         () => watched.delete(record.taskId),
       );
     });
@@ -94,4 +101,8 @@ export class TaskSubscriptions {
   closeAll(): void {
     for (const subscription of [...this.#open]) subscription.close();
   }
+}
+
+function objectOr(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -1,7 +1,9 @@
 /**
  * How a stored task looks on the wire: the flat handle of T7 and the
- * DetailedTask of T10. Only fields the spec defines are written.
+ * DetailedTask of T10. Only fields the spec defines are written, plus this
+ * server's job progress under its own `_meta` key (src/protocol/job-progress.ts).
  */
+import { JOB_PROGRESS_META, type JobProgress } from '../protocol/job-progress.ts';
 import type { CreateTaskResult, DetailedTask, Task } from '../protocol/task.ts';
 import type { TaskRecord } from './task-store.ts';
 
@@ -25,6 +27,14 @@ export function createTaskResult(record: TaskRecord): CreateTaskResult {
 /** T10: status-specific fields only where the status calls for them. */
 export function detailedTask(record: TaskRecord): DetailedTask {
   const task: DetailedTask = taskFields(record);
+  // Durable jobs: the last checkpoint and take-overs, under this server's own `_meta` key.
+  if (record.checkpoint || record.resumes) {
+    const progress: JobProgress = {
+      ...(record.checkpoint ? { checkpoint: { label: record.checkpoint.label, savedAt: new Date(record.checkpoint.savedAt).toISOString() } } : {}),
+      resumes: record.resumes ?? 0,
+    };
+    task._meta = { [JOB_PROGRESS_META]: progress };
+  }
   if (record.status === 'input_required') task.inputRequests = structuredClone(record.inputRequests);
   // The inlined result is the CallToolResult the call would have returned
   // synchronously (T10), and every result carries resultType (C4).

@@ -36,6 +36,18 @@ export interface JobContext<Args> {
    * new for this task's whole life. Only possible when running as a task.
    */
   askInput(requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
+  /**
+   * What the job's last {@link checkpoint} saved, when a fresh worker resumes
+   * it; undefined on a first run. Written by an earlier run, maybe of an older
+   * version of the tool: parse it, never cast it.
+   */
+  readonly resumeFrom: unknown;
+  /**
+   * Saves progress (plain data) so that a fresh worker can carry the job on
+   * from here; `label` says what is done and is shown on the task. Does
+   * nothing in an inline run.
+   */
+  checkpoint(data: unknown, label: string): Promise<void>;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
@@ -54,6 +66,13 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /** Overrides of the server defaults for this tool's tasks (T6, T13). */
   ttlMs?: number | null;
   pollIntervalMs?: number;
+  /**
+   * Whether a fresh worker may run the job again, from its last checkpoint,
+   * after the worker running it stopped. Opt-in: running a job twice is only
+   * safe when it was written for it. A task whose job cannot resume ends by
+   * its TTL (T13), and says so in `statusMessage`.
+   */
+  resumable?: boolean;
   run(ctx: JobContext<z.infer<Schema>>): Promise<CallToolResult>;
 }
 

@@ -1,21 +1,60 @@
 /**
  * Web Worker entry: one playground server per worker, serving every port
- * the page hands over. The page owns the worker (src/net/server-worker.ts);
- * killing it loses everything this in-memory server held.
+ * the page hands over. The page owns the worker (src/net/server-worker.ts)
+ * and says first, with `start`, where the server keeps its tasks: in this
+ * worker's memory (lost when it is killed) or in IndexedDB, where a fresh
+ * worker finds them and resumes their jobs.
  */
 /// <reference lib="webworker" />
-import { ConnectMessageSchema } from '../protocol/worker-control.ts';
-import { createPlaygroundServer } from './playground-server.ts';
+import { WorkerControlSchema, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
+import { IdbTaskStore } from './idb/idb-task-store.ts';
+import { MemoryTaskStore } from './memory-task-store.ts';
+import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
 import { servePort } from './port-host.ts';
+import type { TaskStore } from './task-store.ts';
 
-const server = createPlaygroundServer();
+declare const self: DedicatedWorkerGlobalScope;
+
+let server: Promise<PlaygroundServer> | undefined;
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const connect = ConnectMessageSchema.safeParse(event.data);
-  const port = event.ports[0];
-  if (!connect.success || !port) {
-    console.error('[worker] ignored a control message that is not a valid connect', event.data);
+  const control = WorkerControlSchema.safeParse(event.data);
+  if (!control.success) {
+    console.error('[worker] ignored a control message that is not a valid start or connect', event.data);
     return;
   }
-  servePort(server, port, connect.data.identity);
+  if (control.data.type === 'start') {
+    if (server) console.error('[worker] ignored a second start: a worker keeps the store it started with');
+    else server = boot(control.data);
+    return;
+  }
+  const port = event.ports[0];
+  if (!port || !server) {
+    console.error('[worker] ignored a connect', !port ? 'without a port' : 'before start');
+    return;
+  }
+  const identity = control.data.identity;
+  // The port buffers what the client sends until it is served.
+  void server.then((s) => servePort(s, port, identity));
 });
+
+async function boot(start: StartMessage): Promise<PlaygroundServer> {
+  const store = await openStore(start);
+  tell({ type: 'ready', store: store instanceof IdbTaskStore ? 'indexeddb' : 'memory' });
+  return createPlaygroundServer({ store });
+}
+
+async function openStore(start: StartMessage): Promise<TaskStore> {
+  if (start.store.kind === 'memory') return new MemoryTaskStore();
+  try {
+    return await IdbTaskStore.open(start.store.database);
+  } catch (error) {
+    // Still a working server, and the page says plainly that tasks will not survive it.
+    tell({ type: 'storage-error', requested: 'indexeddb', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    return new MemoryTaskStore();
+  }
+}
+
+function tell(event: WorkerEvent): void {
+  self.postMessage(event);
+}

@@ -24,7 +24,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.waitForTimeout(600);
     await shot('3-input-form');
 
-    await page.getByRole('switch').uncheck();
+    await page.getByRole('switch', { name: /Declare io\.modelcontextprotocol\/tasks/ }).uncheck();
     await callTool(page, 'failing_job');
     await expect(page.getByRole('region', { name: 'Results' })).toContainText('-32021');
     const created = wireRows(page).filter({ hasText: 'task working' }).first();

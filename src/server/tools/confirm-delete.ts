@@ -10,6 +10,8 @@ export const confirmDelete = defineTool({
   args: z.object({ filename: z.string().default('report.txt').describe('The file to delete') }),
   execution: 'task-required',
   pollIntervalMs: 500,
+  // Resumable: the only state is the answer, which a resumed run gets back from the task.
+  resumable: true,
   run: async ({ args, askInput }) => {
     const answers = await askInput({
       confirm: {

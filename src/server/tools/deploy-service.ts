@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { ElicitResultSchema } from '../../protocol/elicitation.ts';
 import { defineTool, textResult } from '../tool.ts';
 
-/** A deployment that stops half-way for a human approval, then acts on approve or decline (T14, T22). */
+/** The checkpoint: the canary is staged, and how many of the 10 hosts are live. */
+const Progress = z.object({ hostsLive: z.number().int().min(1).max(10) });
+
+/**
+ * A deployment that stops half-way for a human approval, then acts on
+ * approve or decline (T14, T22). Checkpoints after staging and after each
+ * batch of hosts; a resumed run gets the approval back from the task
+ * instead of asking again.
+ */
 export const deployService = defineTool({
   name: 'deploy_service',
   title: 'Deploy a service',
@@ -13,9 +21,15 @@ export const deployService = defineTool({
   }),
   execution: 'task-required',
   pollIntervalMs: 500,
-  run: async ({ args, report, sleep, askInput }) => {
-    await report(`building ${args.service}`);
-    await sleep(800);
+  resumable: true,
+  run: async ({ args, report, sleep, askInput, checkpoint, resumeFrom }) => {
+    const save = (progress: z.infer<typeof Progress>, label: string): Promise<void> => checkpoint(progress, label);
+    const resumed = Progress.safeParse(resumeFrom);
+    if (!resumed.success) {
+      await report(`building ${args.service}`);
+      await sleep(800);
+      await save({ hostsLive: 1 }, `built ${args.service}; canary live on 1 of 10 hosts`);
+    }
     await report(`staged ${args.service} on 1 of 10 ${args.environment} hosts; waiting for approval`);
     const answers = await askInput({
       approve_rollout: {
@@ -41,9 +55,11 @@ export const deployService = defineTool({
       await sleep(500);
       return textResult(`Roll-out of ${args.service} to ${args.environment} declined; canary rolled back.`);
     }
-    for (let host = 2; host <= 10; host += 4) {
-      await report(`rolling out: ${Math.min(host + 3, 10)} of 10 hosts`);
+    for (let live = resumed.success ? resumed.data.hostsLive : 1; live < 10; ) {
+      live = Math.min(live + 4, 10);
+      await report(`rolling out: ${live} of 10 hosts`);
       await sleep(400);
+      await save({ hostsLive: live }, `${live} of 10 hosts live`);
     }
     const note = answer.success ? answer.data.content?.['note'] : undefined;
     return textResult(`Deployed ${args.service} to all 10 ${args.environment} hosts.${note ? ` Note: ${String(note)}` : ''}`);

@@ -9,6 +9,8 @@ export const failingJob = defineTool({
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 250,
+  // Resumable: it has no effects, so running it again is harmless.
+  resumable: true,
   run: async ({ sleep }) => {
     await sleep(1000);
     return textResult('The job failed: the input file was empty.', true);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineTool, textResult } from '../tool.ts';
 
+/** The checkpoint: how many suppliers answered. */
+const Progress = z.object({ suppliersAsked: z.number().int().min(0).max(10) });
+
 /** A job slower than its own TTL: the task expires to `failed`, then disappears (-32602) (T13). */
 export const flashSaleQuote = defineTool({
   name: 'flash_sale_quote',
@@ -10,10 +13,13 @@ export const flashSaleQuote = defineTool({
   execution: 'task-required',
   ttlMs: 4000,
   pollIntervalMs: 500,
-  run: async ({ args, report, sleep }) => {
-    for (let s = 1; s <= 10; s++) {
+  resumable: true,
+  run: async ({ args, report, sleep, checkpoint, resumeFrom }) => {
+    const resumed = Progress.safeParse(resumeFrom);
+    for (let s = (resumed.success ? resumed.data.suppliersAsked : 0) + 1; s <= 10; s++) {
       await report(`asking supplier ${s} of 10 for ${args.sku}`);
       await sleep(1000);
+      await checkpoint({ suppliersAsked: s } satisfies z.infer<typeof Progress>, `${s} of 10 suppliers asked`);
     }
     return textResult(`Quote for ${args.sku}: 19.99`);
   },

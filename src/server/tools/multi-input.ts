@@ -21,6 +21,8 @@ export const multiInput = defineTool({
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 500,
+  // Resumable: the only state is the answers, which a resumed run gets back from the task.
+  resumable: true,
   run: async ({ askInput }) => {
     const answers = await askInput({
       name: question('What is your name?', 'name', 'Name'),

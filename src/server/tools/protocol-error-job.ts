@@ -10,6 +10,8 @@ export const protocolErrorJob = defineTool({
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 250,
+  // Resumable: it has no effects, so running it again is harmless.
+  resumable: true,
   run: async ({ sleep }) => {
     await sleep(500);
     throw new JobProtocolError(ErrorCode.InternalError, 'Internal error: the worker running this job crashed');

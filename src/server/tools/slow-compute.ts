@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { defineTool, textResult } from '../tool.ts';
 
-/** Conformance fixture: sleeps, then answers; ends `cancelled` if cancelled meanwhile. */
+/** The checkpoint: how many one-second steps are done. */
+const Progress = z.object({ stepsDone: z.number().int().min(0) });
+
+/**
+ * Conformance fixture: sleeps, then answers; ends `cancelled` if cancelled
+ * meanwhile. Saves a checkpoint after each step, so a fresh worker does only what is left.
+ */
 export const slowCompute = defineTool({
   name: 'slow_compute',
   title: 'Slow compute',
@@ -12,11 +18,14 @@ export const slowCompute = defineTool({
   }),
   execution: 'task',
   pollIntervalMs: 500,
-  run: async ({ args, sleep, report }) => {
+  resumable: true,
+  run: async ({ args, sleep, report, checkpoint, resumeFrom }) => {
     const steps = Math.max(1, Math.ceil(args.seconds));
-    for (let i = 0; i < steps && args.seconds > 0; i++) {
+    const resumed = Progress.safeParse(resumeFrom);
+    for (let i = resumed.success ? resumed.data.stepsDone : 0; i < steps && args.seconds > 0; i++) {
       await report(`computing: ${i} of ${steps} s`);
       await sleep((args.seconds * 1000) / steps);
+      await checkpoint({ stepsDone: i + 1 } satisfies z.infer<typeof Progress>, `${i + 1} of ${steps} s computed`);
     }
     return textResult(`Computed${args.label ? ` ${args.label}` : ''} in ${args.seconds} s`);
   },

@@ -9,6 +9,9 @@ export const stubbornMigration = defineTool({
   args: z.object({ rows: z.number().int().min(1).max(1_000_000).default(50_000).describe('Rows to migrate') }),
   execution: 'task',
   pollIntervalMs: 500,
+  // Not resumable: a worker that stopped mid-migration left it half-applied, and
+  // running it again over that needs a person. A fresh worker leaves it to end by its TTL.
+  resumable: false,
   run: async ({ args, report, sleepThroughCancel, signal }) => {
     const batches = 5;
     for (let i = 1; i <= batches; i++) {

@@ -14,6 +14,9 @@ export const testToolWithTask = defineTool({
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 250,
+  // Not resumable: the answer given before the task existed (T16) is handed to
+  // the job and never stored, so a fresh worker could not run it again.
+  resumable: false,
   preTaskInput: {
     user_name: {
       method: 'elicitation/create',

@@ -7,15 +7,17 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
-import type { TaskOutcome, taskMachine } from '../../machines/task-machine.ts';
+import type { LinkTrouble, TaskOutcome, taskMachine } from '../../machines/task-machine.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
+import { jobProgressOf, type JobProgress } from '../../protocol/job-progress.ts';
 import type { CallToolResult, DetailedTask, InputRequest, RpcError, TaskStatus } from '../../protocol/task.ts';
+import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
 
 /** The machine's parallel regions while the task is active, or its final state. */
 export type TaskActivity =
-  | { done: false; lifecycle: string; input: string; cancel: string }
+  | { done: false; lifecycle: string; input: string; cancel: string; link: string }
   | { done: true; final: string };
 
 export class FollowedTask {
@@ -23,10 +25,13 @@ export class FollowedTask {
   readonly toolName: string;
   readonly #actor: TaskActor;
   #snapshot: TaskSnapshot;
+  /** Every step the actor took, for the statechart's history stepping. */
+  readonly history: TaskHistory;
 
   constructor(actor: TaskActor) {
     this.#actor = actor;
     this.#snapshot = $state.raw(actor.getSnapshot());
+    this.history = new TaskHistory(actor);
     this.taskId = this.#snapshot.context.taskId;
     this.toolName = this.#snapshot.context.toolName;
     actor.subscribe({
@@ -35,6 +40,11 @@ export class FollowedTask {
       },
       error: (error) => console.error(`[task ${this.taskId}] actor failed`, error),
     });
+  }
+
+  /** The actor's current state value, as XState reports it (the statechart is checked against it). */
+  get stateValue(): TaskSnapshot['value'] {
+    return this.#snapshot.value;
   }
 
   /** The status the server last reported (T6); only the server changes it. */
@@ -50,6 +60,11 @@ export class FollowedTask {
     const value = this.#snapshot.value;
     if (typeof value === 'string') return { done: true, final: value };
     return { done: false, ...value.active };
+  }
+
+  /** While the client's link is down: why, since when, and its reconnect attempts (C8). */
+  get link(): LinkTrouble | undefined {
+    return this.#snapshot.context.link;
   }
 
   /** The actor has stopped: an outcome was reached or the user forgot the task. */
@@ -90,9 +105,18 @@ export class FollowedTask {
     return this.#snapshot.context.task.lastUpdatedAt;
   }
 
-  /** Input requests waiting for this user, each key once however often polls repeat it (T14). */
+  /**
+   * Input requests waiting for this user, each key once however often polls
+   * repeat it (T14). None once following ended: nobody would send the answer.
+   */
   get pendingInputs(): [string, InputRequest][] {
+    if (this.done) return [];
     return Object.entries(this.#snapshot.context.pendingInputs);
+  }
+
+  /** The server's report on its durable job: last checkpoint, and take-overs by a fresh worker. */
+  get jobProgress(): JobProgress | undefined {
+    return jobProgressOf(this.#snapshot.context.task);
   }
 
   get answeredKeys(): readonly string[] {

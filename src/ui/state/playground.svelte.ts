@@ -3,12 +3,22 @@
  * it as `learner`, the server's tools, the learner's calls and the tasks
  * being followed, and the wire log of every message between them.
  */
-import { RpcClient, type ConnectionState } from '../../client/rpc-client.ts';
-import { TaskFollower } from '../../client/task-follower.ts';
+import { RpcClient, type ConnectionInfo, type ConnectionState } from '../../client/rpc-client.ts';
+import { describeError } from '../../client/rpc-error.ts';
+import { TaskFollower, type TaskActor } from '../../client/task-follower.ts';
+import type { FollowFacts } from '../../client/task-journal.ts';
+import { getTask } from '../../client/task-lookup.ts';
+import { TaskSubscription } from '../../client/task-subscription.ts';
 import { listTools, type ToolInfo } from '../../client/tool-catalog.ts';
+import { FaultyNetwork } from '../../net/faulty-network.ts';
+import { randomSeed } from '../../net/prng.ts';
 import { ServerWorker } from '../../net/server-worker.ts';
 import type { CreateTaskResult } from '../../protocol/task.ts';
+import type { TaskStoreKind } from '../../protocol/worker-control.ts';
+import { Durability } from './durability.svelte.ts';
 import { FollowedTask } from './followed-task.svelte.ts';
+import { NetworkControls } from './network.svelte.ts';
+import { PushControls } from './push.svelte.ts';
 import { ToolCalls } from './tool-calls.svelte.ts';
 import { WireLog } from './wire-log.svelte.ts';
 
@@ -18,11 +28,18 @@ export const IDENTITY = 'learner';
 export class Playground {
   readonly wire = new WireLog();
   readonly calls: ToolCalls;
-  readonly #worker = new ServerWorker();
+  readonly #worker = new ServerWorker({ onEvent: (event) => this.durability.workerEvent(event) });
+  /** Where tasks are kept: the server's store, and the page's own journal and wire log. */
+  readonly durability = new Durability();
   readonly #client: RpcClient;
   readonly #follower: TaskFollower;
+  /** Every link to the server passes through this simulated network (fault injection). */
+  readonly network: NetworkControls;
+  /** The "also subscribe" switch: push as well as poll (T18). */
+  readonly push: PushControls;
   #connection = $state<ConnectionState>('connecting');
   #connectionDetail = $state<string | undefined>();
+  #connectionInfo = $state.raw<ConnectionInfo>({ attempt: 0 });
   #workerGeneration = $state(0);
   #workerRunning = $state(false);
   #tools = $state.raw<readonly ToolInfo[]>([]);
@@ -32,29 +49,55 @@ export class Playground {
   #tasks = $state.raw<readonly FollowedTask[]>([]);
 
   constructor() {
+    const network = new FaultyNetwork({ seed: randomSeed(), server: this.#worker });
+    this.network = new NetworkControls(network);
+    network.onPacketUpdate((update) => this.wire.update(update));
+    // The network (a rule, or the panel) may kill or start the worker.
+    network.log.subscribe((event) => {
+      if (event.kind === 'server.killed' || event.kind === 'server.started') this.#syncWorker();
+    });
     this.#client = new RpcClient({
       clientInfo: { name: 'mcp-tasks-playground-page', version: '0.1.0' },
-      connect: () => this.#worker.connect(IDENTITY),
-      onWire: (entry) => this.wire.add(entry),
-      onNotification: (notification) => this.#follower.notify(notification),
-      onConnectionState: (state, detail) => {
+      connect: network.connector(() => this.#worker.connect(IDENTITY)),
+      onWire: (entry) => {
+        this.wire.add(entry);
+        this.durability.recordWire(entry);
+      },
+      onNotification: (notification) => {
+        subscription.handle(notification);
+        this.#follower.notify(notification);
+      },
+      onConnectionState: (state, detail, info) => {
         this.#connection = state;
         this.#connectionDetail = detail;
+        this.#connectionInfo = info ?? { attempt: 0 };
+        this.#follower.connectionChanged(state, info);
+        subscription.connectionChanged(state);
       },
     });
-    this.#follower = new TaskFollower(this.#client);
-    this.calls = new ToolCalls(this.#client, (task, toolName) => this.#follow(task, toolName));
+    const subscription = new TaskSubscription(this.#client, { onstatus: (status) => this.push.statusChanged(status) });
+    this.push = new PushControls(subscription);
+    this.#follower = new TaskFollower(this.#client, { onchange: (taskIds) => subscription.setTaskIds(taskIds) });
+    this.calls = new ToolCalls(this.#client, (task, toolName, args) => this.#follow(task, toolName, args));
   }
 
-  /** Starts the server worker, connects, and lists the tools. */
+  /**
+   * Shows what the page kept (wire log, followed tasks: each unfinished one
+   * carries on, T12), then starts the server worker with the chosen store,
+   * connects, and lists the tools.
+   */
   async start(): Promise<void> {
-    this.#worker.start();
+    this.wire.restore(await this.durability.restoreWire());
+    const restored = await this.durability.restoreTasks(this.#follower);
+    this.#tasks = [...restored.map((actor) => new FollowedTask(actor)).reverse(), ...this.#tasks];
+    this.#worker.start(this.durability.startMessage);
     this.#syncWorker();
     await this.#client.start();
     await this.loadTools();
   }
 
   stop(): void {
+    void this.durability.flush();
     this.#follower.stopAll();
     this.#client.close();
     this.#worker.kill('page closed');
@@ -67,6 +110,11 @@ export class Playground {
 
   get connectionDetail(): string | undefined {
     return this.#connectionDetail;
+  }
+
+  /** Reconnect attempts and when the next one starts, for the backoff countdown. */
+  get connectionInfo(): ConnectionInfo {
+    return this.#connectionInfo;
   }
 
   get workerRunning(): boolean {
@@ -126,26 +174,84 @@ export class Playground {
   dismissTask(task: FollowedTask): void {
     if (!task.done) task.forget();
     this.#tasks = this.#tasks.filter((t) => t !== task);
+    void this.durability.forget([task.taskId]);
+  }
+
+  /** Removes every finished card, from the page and from storage. */
+  clearFinished(): void {
+    const finished = this.#tasks.filter((t) => t.done);
+    this.#tasks = this.#tasks.filter((t) => !t.done);
+    void this.durability.forget(finished.map((t) => t.taskId));
+  }
+
+  /**
+   * Where the server keeps its tasks. A worker keeps the store it started
+   * with, so switching restarts it: an in-memory server's tasks are lost.
+   */
+  setServerStore(kind: TaskStoreKind): void {
+    if (kind === this.durability.serverStore) return;
+    this.durability.choose(kind);
+    this.#worker.configure(this.durability.startMessage);
+    this.restartWorker();
+  }
+
+  /**
+   * Follows a task by its id alone, as a second tab can (M5): one tasks/get,
+   * then the usual polling. Resolves with an error message, or undefined.
+   */
+  async followById(raw: string): Promise<string | undefined> {
+    const taskId = raw.trim();
+    if (!taskId) return 'Enter a taskId.';
+    if (this.#tasks.some((t) => t.taskId === taskId && !t.done)) return `Already following ${taskId}.`;
+    try {
+      const task = await getTask(this.#client, taskId);
+      const facts = await this.durability.knownFacts(taskId, IDENTITY);
+      this.#show(this.#follower.follow(task, facts.toolName), facts);
+      return undefined;
+    } catch (error) {
+      return `tasks/get failed: ${describeError(error)}. An unknown, expired or purged id, or another identity's, all look like this (T13, T20); so does a task held by another tab's in-memory server.`;
+    }
+  }
+
+  /** Stops following everything, kills the server, and empties both stores and the wire log. */
+  async clearEverything(): Promise<void> {
+    this.#follower.stopAll();
+    this.#tasks = [];
+    this.network.killServer();
+    this.#syncWorker();
+    try {
+      await this.durability.clearStorage();
+    } finally {
+      this.wire.clear();
+      this.network.restartServer();
+      this.#syncWorker();
+    }
   }
 
   /** Breaks the page's link; the client reconnects and re-issues what was in flight (C8, M3). */
   dropConnection(): void {
-    this.#client.dropConnection('connection dropped by the learner');
+    this.network.dropConnection();
   }
 
   /** Kills the server worker: every link breaks and the in-memory tasks are lost. */
   killWorker(): void {
-    this.#worker.kill();
+    this.network.killServer();
     this.#syncWorker();
   }
 
   restartWorker(): void {
-    this.#worker.restart();
+    this.network.restartServer();
     this.#syncWorker();
   }
 
-  #follow(task: CreateTaskResult, toolName: string): void {
-    this.#tasks = [new FollowedTask(this.#follower.follow(task, toolName)), ...this.#tasks];
+  #follow(task: CreateTaskResult, toolName: string, args: Record<string, unknown>): void {
+    this.#show(this.#follower.follow(task, toolName), { toolName, arguments: args, identity: IDENTITY, followedAt: Date.now() });
+  }
+
+  /** Puts a new card first, and keeps its facts from now on (T12). */
+  #show(actor: TaskActor, facts: FollowFacts): void {
+    this.durability.track(actor, facts);
+    this.#tasks = [new FollowedTask(actor), ...this.#tasks];
   }
 
   #syncWorker(): void {

@@ -40,10 +40,10 @@ export function toCallError(error: unknown): CallError {
 export class ToolCalls {
   #records = $state.raw<readonly CallRecord[]>([]);
   readonly #client: RpcClient;
-  readonly #onTask: (task: CreateTaskResult, toolName: string) => void;
+  readonly #onTask: (task: CreateTaskResult, toolName: string, args: Record<string, unknown>) => void;
   #nextId = 1;
 
-  constructor(client: RpcClient, onTask: (task: CreateTaskResult, toolName: string) => void) {
+  constructor(client: RpcClient, onTask: (task: CreateTaskResult, toolName: string, args: Record<string, unknown>) => void) {
     this.#client = client;
     this.#onTask = onTask;
   }
@@ -92,7 +92,7 @@ export class ToolCalls {
       switch (outcome.kind) {
         case 'task':
           this.#set(callId, { outcome: { kind: 'task', taskId: outcome.task.taskId } });
-          this.#onTask(outcome.task, record.toolName);
+          this.#onTask(outcome.task, record.toolName, record.args);
           return;
         case 'input_required':
           this.#set(callId, { outcome: { kind: 'input', requests: outcome.inputRequests, requestState: outcome.requestState, answers: {} } });

@@ -5,7 +5,8 @@
  * costs one render.
  */
 import type { WireEntry } from '../../client/rpc-client.ts';
-import { WireAnnotator, type WireRow } from '../../client/wire-annotation.ts';
+import { WireAnnotator, withPacketUpdate, type WireRow } from '../../client/wire-annotation.ts';
+import type { PacketUpdate } from '../../net/transport.ts';
 
 export class WireLog {
   #rows = $state.raw<readonly WireRow[]>([]);
@@ -17,6 +18,9 @@ export class WireLog {
   });
   #annotator = new WireAnnotator();
   #pending: WireRow[] = [];
+  #updates: PacketUpdate[] = [];
+  /** Row index of each sent message still waiting for its network fate, by packet. */
+  readonly #byPacket = new Map<number, number>();
   #frame: number | undefined;
 
   get rows(): readonly WireRow[] {
@@ -38,20 +42,50 @@ export class WireLog {
 
   /** Records one entry; it shows with the next frame. */
   add(entry: WireEntry): void {
-    this.#pending.push(this.#annotator.annotate(entry));
+    const row = this.#annotator.annotate(entry);
+    if (row.net && row.direction === 'out' && row.net.deliveredAt === undefined && !row.net.lost) {
+      this.#byPacket.set(row.net.packet, this.#rows.length + this.#pending.length);
+    }
+    this.#pending.push(row);
+    this.#frame ??= requestAnimationFrame(() => this.#flush());
+  }
+
+  /**
+   * Shows messages kept from before a reload ahead of everything logged
+   * since. Called once, before the client sends anything.
+   */
+  restore(entries: readonly WireEntry[]): void {
+    if (entries.length === 0) return;
+    this.#flush();
+    this.#rows = [...entries.map((entry) => this.#annotator.annotate(entry)), ...this.#rows];
+  }
+
+  /** A later fact about a sent message (it arrived, or was lost in flight); shows with the next frame. */
+  update(update: PacketUpdate): void {
+    this.#updates.push(update);
     this.#frame ??= requestAnimationFrame(() => this.#flush());
   }
 
   clear(): void {
     this.#flush();
     this.#rows = [];
+    this.#byPacket.clear();
   }
 
   #flush(): void {
     if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
     this.#frame = undefined;
-    if (this.#pending.length === 0) return;
-    this.#rows = [...this.#rows, ...this.#pending];
+    if (this.#pending.length === 0 && this.#updates.length === 0) return;
+    const rows = [...this.#rows, ...this.#pending];
+    for (const update of this.#updates) {
+      const index = this.#byPacket.get(update.packet);
+      const row = index === undefined ? undefined : rows[index];
+      if (index === undefined || !row) continue;
+      rows[index] = withPacketUpdate(row, update);
+      this.#byPacket.delete(update.packet); // An arrival or a loss is the last word.
+    }
+    this.#rows = rows;
     this.#pending = [];
+    this.#updates = [];
   }
 }

@@ -83,7 +83,7 @@ const never = () => new Promise<never>(() => {});
 describe('taskMachine', () => {
   it('starts waiting in every region, following the taskId it was given', () => {
     const { snap } = follow();
-    expect(snap().value).toEqual({ active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle' } });
+    expect(snap().value).toEqual({ active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle', link: 'online' } });
     expect(snap().context).toMatchObject({ taskId: TASK_ID, toolName: 'slow-report', polls: 0, cancelRequested: false, createdAt: BASE });
   });
 

@@ -1,6 +1,6 @@
 /**
  * The contract every TaskStore implementation must meet, as a reusable
- * suite: the in-memory store runs it now; the IndexedDB store will too.
+ * suite, run against the in-memory store and the IndexedDB one.
  */
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord, TaskStore } from '../../../src/server/task-store.ts';
@@ -73,6 +73,27 @@ export function taskStoreContract(name: string, makeStore: () => Promise<TaskSto
       await store.delete('a');
       expect(await store.get('a')).toBeUndefined();
       expect((await store.all()).map((r) => r.taskId)).toEqual(['b']);
+    });
+
+    it('unfinished lists the tasks that are neither completed, failed nor cancelled', async () => {
+      const store = await makeStore();
+      await store.create(record('w'));
+      await store.create(record('i', { status: 'input_required' }));
+      await store.create(record('c', { status: 'completed' }));
+      await store.update('w', (r) => ({ ...r, status: 'cancelled' }));
+      expect((await store.unfinished()).map((r) => r.taskId)).toEqual(['i']);
+    });
+
+    it('keeps the durable-job fields: lease, checkpoint, resumes, taken answers', async () => {
+      const store = await makeStore();
+      const durable = record('a', {
+        lease: { holder: 'runner-1', expiresAt: 4000 },
+        checkpoint: { data: { stage: 2 }, label: 'stage 2 done', savedAt: 3000 },
+        resumes: 1,
+        takenResponses: { k: { action: 'accept' } },
+      });
+      await store.create(durable);
+      expect(await store.get('a')).toEqual(durable);
     });
   });
 }

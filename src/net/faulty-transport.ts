@@ -1,0 +1,251 @@
+/**
+ * One link through the simulated network: wraps a real Transport and applies
+ * the network's conditions to every message in both directions (latency and
+ * jitter, loss, duplication, reordering), fires scheduled fault rules, and
+ * can be dropped with its messages in flight.
+ *
+ * Every message goes through one delivery queue ordered by due time, so the
+ * order of delivery never depends on how a scheduler breaks ties.
+ */
+import type { FaultLog } from './fault-log.ts';
+import type { FaultRule } from './fault-rules.ts';
+import { REORDER_HOLD_MS, type DirectionConditions, type LinkDirection } from './link-conditions.ts';
+import { MessageTracker, type MessageInfo } from './message-info.ts';
+import type { Prng } from './prng.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { LossReason, NetMark, PacketUpdate, Transport } from './transport.ts';
+
+/** What a link needs from the network it belongs to. */
+export interface LinkContext {
+  readonly scheduler: Scheduler;
+  readonly log: FaultLog;
+  conditions(direction: LinkDirection): DirectionConditions;
+  prng(): Prng;
+  nextPacket(): number;
+  /** Reports a later fact about a message the page sent. */
+  packetUpdate(update: PacketUpdate): void;
+  /** The armed rule this message fires, if any; it is disarmed at once. */
+  takeRule(direction: LinkDirection, info: MessageInfo): FaultRule | undefined;
+  /** Runs a fired rule's action (anything but `lose`). */
+  runRule(rule: FaultRule): void;
+  /** The link is closed for good. */
+  closed(link: FaultyTransport): void;
+}
+
+interface InFlight {
+  mark: NetMark;
+  message: unknown;
+  info: MessageInfo;
+  /** Send order within the direction, to tell overtaking. */
+  order: number;
+  deliverAt: number;
+  /** 2 for the network's extra copy. */
+  copy: 1 | 2;
+  /** Queue insertion order, the tie-breaker for equal due times. */
+  seq: number;
+}
+
+function drawDelay(conditions: DirectionConditions, prng: Prng): number {
+  const jitter = prng.between(-conditions.jitterMs, conditions.jitterMs);
+  return Math.max(0, Math.round(conditions.latencyMs + jitter));
+}
+
+export class FaultyTransport implements Transport {
+  onmessage?: (message: unknown, mark?: NetMark) => void;
+  onlost?: (message: unknown, mark: NetMark) => void;
+  onclose?: (reason: string) => void;
+  readonly link: number;
+  readonly #inner: Transport;
+  readonly #ctx: LinkContext;
+  readonly #tracker = new MessageTracker();
+  #queue: InFlight[] = [];
+  #timer: unknown;
+  #timerAt: number | undefined;
+  #closed = false;
+  #seq = 0;
+  readonly #sent: Record<LinkDirection, number> = { out: 0, in: 0 };
+  /** Highest send order delivered so far, per direction. */
+  readonly #maxDelivered: Record<LinkDirection, number> = { out: -1, in: -1 };
+  /** Send orders of first copies still in flight, per direction. */
+  readonly #inFlight: Record<LinkDirection, Set<number>> = { out: new Set(), in: new Set() };
+
+  constructor(inner: Transport, link: number, ctx: LinkContext) {
+    this.#inner = inner;
+    this.link = link;
+    this.#ctx = ctx;
+    inner.onmessage = (message) => {
+      if (!this.#closed) this.#enter('in', message);
+    };
+    inner.onclose = (reason) => this.#shut(reason, false);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Messages in the network now, both directions, extra copies included. */
+  get inFlightCount(): number {
+    return this.#queue.length;
+  }
+
+  send(message: unknown): NetMark {
+    if (this.#closed) throw new Error('transport is closed');
+    return this.#enter('out', message);
+  }
+
+  /** Breaks the link: everything in flight is lost, both ends see it closed. */
+  close(reason = 'closed'): void {
+    this.#shut(reason, true);
+  }
+
+  #enter(direction: LinkDirection, message: unknown): NetMark {
+    const { scheduler, log } = this.#ctx;
+    const conditions = this.#ctx.conditions(direction);
+    const prng = this.#ctx.prng();
+    const info = this.#tracker.describe(direction, message);
+    const now = scheduler.now();
+    // Always five draws in this order, so a seed replays the same fates whatever the rates.
+    const lose = prng.chance(conditions.lossRate);
+    const delay = drawDelay(conditions, prng);
+    const duplicate = prng.chance(conditions.duplicateRate);
+    const copyDelay = drawDelay(conditions, prng);
+    const hold = prng.chance(conditions.reorderRate);
+
+    const mark: NetMark = { packet: this.#ctx.nextPacket(), link: this.link, direction, sentAt: now, delayMs: delay };
+    const facts = { direction, packet: mark.packet, link: this.link, ...pick(info) };
+    if (lose) {
+      mark.lost = 'loss';
+      mark.delayMs = 0; // It never travelled.
+      log.add(now, { kind: 'packet.lost', reason: 'loss', ...facts });
+      if (direction === 'in') this.onlost?.(message, mark);
+      return mark;
+    }
+    const order = this.#sent[direction]++;
+    this.#inFlight[direction].add(order);
+    if (hold) {
+      mark.heldMs = REORDER_HOLD_MS;
+      mark.delayMs = delay + REORDER_HOLD_MS;
+    }
+    this.#enqueue({ mark, message, info, order, deliverAt: now + mark.delayMs, copy: 1, seq: this.#seq++ });
+    if (duplicate) {
+      mark.duplicated = true;
+      log.add(now, { kind: 'packet.duplicated', ...facts });
+      this.#enqueue({ mark: { ...mark, delayMs: copyDelay }, message, info, order, deliverAt: now + copyDelay, copy: 2, seq: this.#seq++ });
+    }
+    return { ...mark };
+  }
+
+  #enqueue(item: InFlight): void {
+    this.#queue.push(item);
+    this.#queue.sort((a, b) => a.deliverAt - b.deliverAt || a.seq - b.seq);
+    this.#arm();
+  }
+
+  #arm(): void {
+    const head = this.#queue[0];
+    if (!head || this.#closed) return;
+    if (this.#timerAt !== undefined && this.#timerAt <= head.deliverAt) return;
+    if (this.#timer !== undefined) this.#ctx.scheduler.clearTimeout(this.#timer);
+    this.#timerAt = head.deliverAt;
+    this.#timer = this.#ctx.scheduler.setTimeout(() => this.#flush(), Math.max(0, head.deliverAt - this.#ctx.scheduler.now()));
+  }
+
+  #flush(): void {
+    this.#timer = undefined;
+    this.#timerAt = undefined;
+    while (!this.#closed) {
+      const head = this.#queue[0];
+      if (!head || head.deliverAt > this.#ctx.scheduler.now()) break;
+      this.#queue.shift();
+      this.#deliver(head);
+    }
+    this.#arm();
+  }
+
+  #deliver(item: InFlight): void {
+    const { scheduler, log } = this.#ctx;
+    const now = scheduler.now();
+    const { order } = item;
+    const { direction } = item.mark;
+    const facts = { direction, packet: item.mark.packet, link: this.link, ...pick(item.info) };
+    let reordered = false;
+    if (item.copy === 1) {
+      this.#inFlight[direction].delete(order);
+      // Overtook an earlier message still in flight, or was overtaken by a later one.
+      reordered = [...this.#inFlight[direction]].some((o) => o < order) || this.#maxDelivered[direction] > order;
+      this.#maxDelivered[direction] = Math.max(this.#maxDelivered[direction], order);
+      this.#releaseHeld(direction, order, now);
+      if (reordered) log.add(now, { kind: 'packet.reordered', ...facts, ...(item.mark.heldMs ? { heldMs: item.mark.heldMs } : {}) });
+    }
+    const rule = item.copy === 1 ? this.#ctx.takeRule(direction, item.info) : undefined;
+    if (rule) log.add(now, { kind: 'rule.fired', ruleId: rule.id, rule: rule.label, packet: item.mark.packet, ...(item.info.taskId ? { taskId: item.info.taskId } : {}) });
+    if (rule?.then.kind === 'lose') {
+      this.#lose(item, 'rule', now, rule.label);
+      return;
+    }
+    if (direction === 'out') {
+      try {
+        this.#inner.send(item.message);
+      } catch {
+        this.#lose(item, 'link-dropped', now);
+        return;
+      }
+      if (item.copy === 1) {
+        this.#ctx.packetUpdate({ packet: item.mark.packet, at: now, deliveredAt: now, ...(reordered ? { reordered } : {}), ...(rule ? { rule: rule.label } : {}) });
+      }
+    } else {
+      const mark: NetMark = { ...item.mark, deliveredAt: now, ...(reordered ? { reordered } : {}), ...(rule ? { rule: rule.label } : {}) };
+      if (item.copy === 2) {
+        delete mark.duplicated;
+        delete mark.heldMs;
+        mark.duplicate = true;
+      }
+      this.onmessage?.(item.message, mark);
+    }
+    if (rule) this.#ctx.runRule(rule);
+  }
+
+  /** A held message goes right after the first later one in its direction, so it really is overtaken. */
+  #releaseHeld(direction: LinkDirection, order: number, now: number): void {
+    let released = false;
+    for (const other of this.#queue) {
+      if (other.mark.direction === direction && other.copy === 1 && other.mark.heldMs && other.order < order && other.deliverAt > now) {
+        other.deliverAt = now;
+        released = true;
+      }
+    }
+    if (released) this.#queue.sort((a, b) => a.deliverAt - b.deliverAt || a.seq - b.seq);
+  }
+
+  #lose(item: InFlight, reason: LossReason, now: number, rule?: string): void {
+    const { direction } = item.mark;
+    if (item.copy === 1) this.#inFlight[direction].delete(item.order);
+    if (item.copy === 2) return; // The extra copy's loss changes nothing anyone could see.
+    this.#ctx.log.add(now, { kind: 'packet.lost', reason, direction, packet: item.mark.packet, link: this.link, ...pick(item.info) });
+    if (direction === 'out') this.#ctx.packetUpdate({ packet: item.mark.packet, at: now, lost: reason, ...(rule ? { rule } : {}) });
+    else this.onlost?.(item.message, { ...item.mark, lost: reason, ...(rule ? { rule } : {}) });
+  }
+
+  #shut(reason: string, closeInner: boolean): void {
+    if (this.#closed) return;
+    const now = this.#ctx.scheduler.now();
+    const inFlight = this.#queue.filter((item) => item.copy === 1);
+    for (const item of inFlight) this.#lose(item, 'link-dropped', now);
+    this.#queue = [];
+    this.#closed = true;
+    if (this.#timer !== undefined) this.#ctx.scheduler.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = undefined;
+    this.#ctx.log.add(now, { kind: 'link.dropped', link: this.link, reason, inFlight: inFlight.length });
+    if (closeInner) {
+      this.#inner.onclose = undefined;
+      this.#inner.close(reason);
+    }
+    this.#ctx.closed(this);
+    this.onclose?.(reason);
+  }
+}
+
+function pick(info: MessageInfo): { method?: string; taskId?: string } {
+  return { ...(info.method ? { method: info.method } : {}), ...(info.taskId ? { taskId: info.taskId } : {}) };
+}

@@ -1,0 +1,25 @@
+/**
+ * How this playground's server tells a client about a task's durable job:
+ * its last checkpoint and how often a fresh worker took it over. Not part of
+ * the Tasks extension: MCP lets any result carry `_meta`, under a key
+ * prefixed with its owner, so `tasks/get` carries it under {@link JOB_PROGRESS_META}.
+ */
+import { z } from 'zod';
+
+export const JOB_PROGRESS_META = 'mcp-tasks-playground/job';
+
+export const JobProgressSchema = z.object({
+  /** The job's last saved progress, in words. */
+  checkpoint: z.object({ label: z.string(), savedAt: z.string() }).optional(),
+  /** How many times a fresh worker carried the job on after the one running it stopped. */
+  resumes: z.number().int().nonnegative(),
+});
+export type JobProgress = z.infer<typeof JobProgressSchema>;
+
+/** Reads the job progress a task report carries, if any; anything malformed reads as none. */
+export function jobProgressOf(task: Record<string, unknown>): JobProgress | undefined {
+  const meta = task['_meta'];
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const parsed = JobProgressSchema.safeParse((meta as Record<string, unknown>)[JOB_PROGRESS_META]);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,103 @@
+/**
+ * What the page keeps across reloads, and the interface it is kept behind.
+ * Facts, not actors (STYLE.md): enough to start a fresh task actor where the
+ * last one stopped, and the wire log. `db.ts` keeps them in IndexedDB;
+ * `memory-page-store.ts` is the in-memory twin for tests and for a browser
+ * whose storage cannot be opened.
+ */
+import type { DetailedTask } from '../protocol/task.ts';
+
+/** How following a task ended, as the client saw it. */
+export type StoredOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'gone';
+
+/** One followed task, written when its CreateTaskResult arrives and updated as it changes (T12). */
+export interface StoredTask {
+  taskId: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+  /** Who the page followed it as (T20): another identity's id answers -32602. */
+  identity: string;
+  /** The server's last report (T6, T10): status, statusMessage, pollIntervalMs, ttlMs, result or error. */
+  task: DetailedTask;
+  /** Epoch ms when the next tasks/get is due (T12). */
+  nextPollAt: number;
+  polls: number;
+  /** Input keys answered here; never asked again (T14). */
+  answeredKeys: string[];
+  /** Answers whose tasks/update was not acknowledged yet (T15). */
+  unsentResponses: Record<string, unknown>;
+  /** The user asked to cancel (T17). */
+  cancelRequested: boolean;
+  /** Set once the client stopped following: the card stays listed until cleared. */
+  outcome?: StoredOutcome;
+  /** The last request that went wrong, as shown on the card. */
+  lastError?: { code?: number; message: string };
+  /** Epoch ms when this page started following it: the list's order. */
+  followedAt: number;
+}
+
+/** One wire log message (the exact JSON that crossed the link). */
+export interface StoredWireEntry {
+  at: number;
+  direction: 'out' | 'in';
+  message: unknown;
+  reissueOf?: number | string;
+}
+
+/** How many wire messages are kept; the oldest go first. */
+export const WIRE_LOG_LIMIT = 3000;
+
+export interface PageStore {
+  /** Writes these tasks, merged with what another tab may have written (see {@link mergeStoredTask}). */
+  putTasks(tasks: readonly StoredTask[]): Promise<void>;
+  deleteTasks(taskIds: readonly string[]): Promise<void>;
+  /** Every stored task, oldest followed first. */
+  tasks(): Promise<StoredTask[]>;
+  /** Appends messages, then drops the oldest beyond {@link WIRE_LOG_LIMIT}, in one step. */
+  appendWire(entries: readonly StoredWireEntry[]): Promise<void>;
+  /** The kept messages, oldest first. */
+  wire(): Promise<StoredWireEntry[]>;
+  /** Empties tasks and wire log. */
+  clear(): Promise<void>;
+}
+
+/**
+ * Two tabs may follow one task and write it in turn. Facts that only grow
+ * are merged, so neither tab undoes the other: answered keys, the cancel
+ * intent, the newer server report, an outcome once known.
+ */
+export function mergeStoredTask(stored: StoredTask | undefined, next: StoredTask): StoredTask {
+  if (!stored) return next;
+  const newer = Date.parse(next.task.lastUpdatedAt) >= Date.parse(stored.task.lastUpdatedAt) ? next.task : stored.task;
+  const outcome = next.outcome ?? stored.outcome;
+  return {
+    ...next,
+    task: newer,
+    answeredKeys: [...new Set([...stored.answeredKeys, ...next.answeredKeys])],
+    cancelRequested: stored.cancelRequested || next.cancelRequested,
+    followedAt: Math.min(stored.followedAt, next.followedAt),
+    ...(outcome ? { outcome } : {}),
+  };
+}
+
+/** Why storage failed, in words a user can act on. */
+export interface StorageProblem {
+  kind: 'full' | 'blocked' | 'unavailable';
+  message: string;
+}
+
+/** Names the problem behind a failed IndexedDB operation. */
+export function storageProblemOf(error: unknown): StorageProblem {
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
+  const detail = error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error) ? String((error as { message: unknown }).message) : String(error);
+  if (name === 'QuotaExceededError') {
+    return { kind: 'full', message: 'Browser storage is full: new changes are not being saved. Everything saved before is intact. Free some space, or use Clear everything.' };
+  }
+  return { kind: 'unavailable', message: `Browser storage cannot be used (${name || 'error'}: ${detail}). The page works, but tasks will not survive a reload.` };
+}
+
+/** The problem when another tab holds the database open at an older version. */
+export const BLOCKED_PROBLEM: StorageProblem = {
+  kind: 'blocked',
+  message: 'Browser storage is blocked by another tab running an older version of this page. Close that tab; until then nothing new is saved, and nothing saved is lost.',
+};

@@ -1,0 +1,69 @@
+/**
+ * A followed task's history as the statechart reads it: the recorded steps
+ * and a cursor to step back and forth through them (live by default).
+ */
+import type { TaskActor } from '../../client/task-follower.ts';
+import type { MachineGraph } from '../../machines/machine-graph.ts';
+import { graphOf } from '../statechart/graph-cache.ts';
+import { firstStep, HistoryRecorder, shownPosition, shownStep, stepBack, stepForward, type HistoryCursor, type HistoryStep } from './task-history.ts';
+
+export class TaskHistory {
+  /** The graph of the machine this actor runs: what the chart draws. */
+  readonly graph: MachineGraph;
+  #steps = $state.raw<readonly HistoryStep[]>([]);
+  #cursor = $state<HistoryCursor>(null);
+  readonly #recorder: HistoryRecorder;
+
+  constructor(actor: TaskActor) {
+    this.graph = graphOf(actor.logic);
+    this.#recorder = new HistoryRecorder(actor, this.graph, (steps) => {
+      this.#steps = steps;
+    });
+    this.#steps = this.#recorder.steps;
+  }
+
+  get steps(): readonly HistoryStep[] {
+    return this.#steps;
+  }
+
+  /** The step on screen: the newest while live. */
+  get shown(): HistoryStep | undefined {
+    return shownStep(this.#steps, this.#cursor);
+  }
+
+  /** 1-based position of the shown step. */
+  get position(): number {
+    return shownPosition(this.#steps, this.#cursor);
+  }
+
+  get live(): boolean {
+    return this.#cursor === null;
+  }
+
+  back(): void {
+    this.#cursor = stepBack(this.#steps, this.#cursor);
+  }
+
+  forward(): void {
+    this.#cursor = stepForward(this.#steps, this.#cursor);
+  }
+
+  first(): void {
+    this.#cursor = firstStep(this.#steps);
+  }
+
+  /** Shows the step with this `index`. */
+  goTo(index: number): void {
+    const newest = this.#steps.at(-1);
+    this.#cursor = newest && newest.index === index ? null : index;
+  }
+
+  /** Follow the newest step again. */
+  followLive(): void {
+    this.#cursor = null;
+  }
+
+  stop(): void {
+    this.#recorder.stop();
+  }
+}

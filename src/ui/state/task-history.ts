@@ -1,0 +1,161 @@
+/**
+ * A task actor's recorded history, one step per event it processed: the
+ * event, the transitions it took (as ids of the machine graph's edges), the
+ * state value after it and the facts the page shows beside the chart.
+ * Recorded with XState's inspection API, so each step names the event that
+ * really caused it, eventless (`always`) transitions included.
+ *
+ * Plain TypeScript (no runes), tested in Node; `task-history.svelte.ts`
+ * makes it reactive. The cursor functions below step through it.
+ */
+import type { AnyTransitionDefinition, InspectionEvent, StateValue } from 'xstate';
+import type { TaskActor } from '../../client/task-follower.ts';
+import { activeLeafIds, eventLabel, transitionKey, type MachineGraph } from '../../machines/machine-graph.ts';
+import type { TaskStatus } from '../../protocol/task.ts';
+
+/** What the page shows beside the chart at one step. */
+export interface StepFacts {
+  serverStatus: TaskStatus;
+  cancelRequested: boolean;
+  polls: number;
+  pollIntervalMs: number;
+  pendingInputs: number;
+  lastError: string | undefined;
+  /** While the client's link is down: why, and its reconnect attempts (C8). */
+  link: { reason: string; attempt: number } | undefined;
+}
+
+export interface HistoryStep extends StepFacts {
+  /** 0 for the start, +1 per step; stays put when old steps are dropped. */
+  index: number;
+  at: number;
+  /** The raw event type (`xstate.done.actor.0.task.active.lifecycle.polling`). */
+  eventType: string;
+  /** The event as a learner reads it (`done pollTask`). */
+  event: string;
+  value: StateValue;
+  /** Deepest active states: one per parallel region, or the final state. */
+  active: string[];
+  /** Leaves active now that were not before this step. */
+  entered: string[];
+  /** Edge ids of the graph taken by this step, in order (an `always` may follow the event's own). */
+  taken: string[];
+  /** Targetless transitions taken (handled without a state change). */
+  internal: string[];
+}
+
+type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
+
+function factsOf(snapshot: TaskSnapshot): StepFacts {
+  const { context } = snapshot;
+  const error = context.lastError;
+  return {
+    serverStatus: context.task.status,
+    cancelRequested: context.cancelRequested,
+    polls: context.polls,
+    pollIntervalMs: context.pollIntervalMs,
+    pendingInputs: Object.keys(context.pendingInputs).length,
+    lastError: error ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}` : undefined,
+    link: context.link ? { reason: context.link.reason, attempt: context.link.attempt } : undefined,
+  };
+}
+
+/** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
+export class HistoryRecorder {
+  readonly #graph: MachineGraph;
+  readonly #limit: number;
+  readonly #onChange: (steps: readonly HistoryStep[]) => void;
+  #steps: readonly HistoryStep[] = [];
+  #pending: AnyTransitionDefinition[] = [];
+  #next = 0;
+  readonly #unsubscribe: () => void;
+
+  constructor(actor: TaskActor, graph: MachineGraph, onChange: (steps: readonly HistoryStep[]) => void, limit = 400) {
+    this.#graph = graph;
+    this.#limit = limit;
+    this.#onChange = onChange;
+    const observe = (event: InspectionEvent): void => {
+      // Invoked promise actors share the system; only the task actor's own steps count.
+      if (event.actorRef !== actor) return;
+      if (event.type === '@xstate.microstep') this.#pending.push(...event._transitions);
+      else if (event.type === '@xstate.snapshot') this.#record(event.event.type, event.snapshot as TaskSnapshot);
+    };
+    const subscription = actor.system.inspect(observe);
+    this.#unsubscribe = () => subscription.unsubscribe();
+    // The actor's state now (after xstate.init if it has started) is the first step.
+    this.#record('xstate.init', actor.getSnapshot());
+  }
+
+  get steps(): readonly HistoryStep[] {
+    return this.#steps;
+  }
+
+  stop(): void {
+    this.#unsubscribe();
+  }
+
+  #record(eventType: string, snapshot: TaskSnapshot): void {
+    const transitions = this.#pending;
+    this.#pending = [];
+    const isStart = eventType === 'xstate.init';
+    if (isStart && this.#steps.length > 0) return;
+    // An event that matched no transition changed nothing worth a step.
+    if (!isStart && transitions.length === 0) return;
+    const withTarget = transitions.filter((t) => (t.target ?? []).length > 0);
+    const active = activeLeafIds(this.#graph, snapshot.value);
+    const before = new Set(this.#steps.at(-1)?.active ?? []);
+    const step: HistoryStep = {
+      index: this.#next++,
+      at: Date.now(),
+      eventType,
+      event: eventLabel(this.#graph, eventType),
+      value: snapshot.value,
+      active,
+      entered: active.filter((id) => !before.has(id)),
+      taken: withTarget.map((t) => transitionKey(t)),
+      internal: transitions.filter((t) => (t.target ?? []).length === 0).map((t) => transitionKey(t)),
+      ...factsOf(snapshot),
+    };
+    const steps = [...this.#steps, step];
+    this.#steps = steps.length > this.#limit ? steps.slice(steps.length - this.#limit) : steps;
+    this.#onChange(this.#steps);
+  }
+}
+
+/*
+ * The cursor: `null` follows the newest step (live); a number is a step's
+ * `index`, kept when older steps are dropped (then it clamps to the oldest).
+ */
+
+export type HistoryCursor = number | null;
+
+/** The step the chart shows. */
+export function shownStep(steps: readonly HistoryStep[], cursor: HistoryCursor): HistoryStep | undefined {
+  if (steps.length === 0) return undefined;
+  if (cursor === null) return steps[steps.length - 1];
+  return steps.find((s) => s.index === cursor) ?? (cursor < steps[0]!.index ? steps[0] : steps[steps.length - 1]);
+}
+
+/** Position of the shown step, 1-based, for "step 3 of 40". */
+export function shownPosition(steps: readonly HistoryStep[], cursor: HistoryCursor): number {
+  const step = shownStep(steps, cursor);
+  return step ? steps.indexOf(step) + 1 : 0;
+}
+
+/** One step older; stops at the oldest. */
+export function stepBack(steps: readonly HistoryStep[], cursor: HistoryCursor): HistoryCursor {
+  const position = shownPosition(steps, cursor);
+  if (position === 0) return null;
+  return steps[Math.max(0, position - 2)]!.index;
+}
+
+/** One step newer; the newest step is live again. */
+export function stepForward(steps: readonly HistoryStep[], cursor: HistoryCursor): HistoryCursor {
+  const position = shownPosition(steps, cursor);
+  if (cursor === null || position >= steps.length - 1) return null;
+  return steps[position]!.index;
+}
+
+export function firstStep(steps: readonly HistoryStep[]): HistoryCursor {
+  return steps.length > 1 ? steps[0]!.index : null;
+}

@@ -1,0 +1,151 @@
+/**
+ * The page's journal of followed tasks: facts written as actors change them,
+ * fresh actors seeded from those facts after a "reload", finished tasks
+ * rebuilt without running anything, and storage failures reported.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { finishedActor, followFactsOf, resumeInputOf, TaskJournal } from '../../../src/client/task-journal.ts';
+import type { TaskActor } from '../../../src/client/task-follower.ts';
+import { taskMachine } from '../../../src/machines/task-machine.ts';
+import type { CreateTaskResult, DetailedTask } from '../../../src/protocol/task.ts';
+import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
+import type { PageStore, StorageProblem } from '../../../src/store/page-store.ts';
+import { storedTask } from '../helpers/stored-task.ts';
+
+/** Real time: these actors run on the wall clock, and the TTL counts from here. */
+const CREATED = new Date().toISOString();
+const handle: CreateTaskResult = { resultType: 'task', taskId: 't1', status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttlMs: 60_000, pollIntervalMs: 20 };
+const ask = { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Delete?', requestedSchema: { type: 'object', properties: {} } } } };
+const facts = { toolName: 'confirm_delete', arguments: { filename: 'a.txt' }, identity: 'learner', followedAt: 1 };
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** A machine whose requests are recorded; tasks/get answers with `report()`. */
+function fakeMachine(report: () => DetailedTask, calls: { update: unknown[]; cancel: number }) {
+  return taskMachine.provide({
+    actors: {
+      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => report()),
+      // Never acknowledged: the answer stays in flight, as when the page reloads mid-request.
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
+        calls.update.push(input.inputResponses);
+        await new Promise(() => {});
+      }),
+      sendCancel: fromPromise<void, { taskId: string }>(async () => {
+        calls.cancel++;
+      }),
+    },
+  });
+}
+
+const asking = (): DetailedTask => ({ ...handle, resultType: undefined, status: 'input_required', inputRequests: ask, lastUpdatedAt: new Date(Date.parse(CREATED) + 1000).toISOString() });
+
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('TaskJournal', () => {
+  it('T12: a followed task is written within the tick it is followed, and as it changes', async () => {
+    const store = new MemoryPageStore();
+    const journal = new TaskJournal(store);
+    const calls = { update: [] as unknown[], cancel: 0 };
+    const actor: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: handle, toolName: 'confirm_delete' } }).start();
+    journal.track(actor, facts);
+    await tick();
+    expect(await store.tasks()).toMatchObject([{ taskId: 't1', toolName: 'confirm_delete', arguments: { filename: 'a.txt' }, identity: 'learner', task: { status: 'working' } }]);
+
+    await until(() => actor.getSnapshot().context.pendingInputs['confirm'] !== undefined);
+    actor.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
+    actor.send({ type: 'task.cancel' });
+    await tick();
+    expect(await store.tasks()).toMatchObject([
+      { task: { status: 'input_required' }, answeredKeys: ['confirm'], unsentResponses: { confirm: { action: 'accept' } }, cancelRequested: true },
+    ]);
+    actor.stop();
+  });
+
+  it('T14, T15, T17: after a "reload" the fresh actor never asks an answered key again, and re-sends what was unacknowledged', async () => {
+    const store = new MemoryPageStore();
+    const before = { update: [] as unknown[], cancel: 0 };
+    const first: TaskActor = createActor(fakeMachine(asking, before), { input: { task: handle, toolName: 'confirm_delete' } }).start();
+    new TaskJournal(store).track(first, facts);
+    await until(() => first.getSnapshot().context.pendingInputs['confirm'] !== undefined);
+    first.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
+    await tick();
+    // The page goes away: the actor stops, its facts stay.
+    first.stop();
+
+    const [stored] = await new TaskJournal(store).load();
+    const after = { update: [] as unknown[], cancel: 0 };
+    const second: TaskActor = createActor(fakeMachine(asking, after), { input: resumeInputOf(stored!) }).start();
+    await until(() => second.getSnapshot().context.polls > stored!.polls);
+    await tick();
+    expect(second.getSnapshot().context.pendingInputs).toEqual({});
+    expect(second.getSnapshot().context.answeredKeys).toEqual(['confirm']);
+    expect(after.update).toEqual([{ confirm: { action: 'accept' } }]);
+    expect(followFactsOf(stored!)).toEqual(facts);
+    second.stop();
+  });
+
+  it('a task the page stopped following comes back finished, its outcome and error kept, with nothing running', () => {
+    const actor = finishedActor(storedTask('t9', { outcome: 'gone', lastError: { code: -32602, message: 'Task not found: t9' } }));
+    const snapshot = actor!.getSnapshot();
+    expect(snapshot.status).toBe('done');
+    expect(snapshot.value).toBe('gone');
+    expect(snapshot.context).toMatchObject({ taskId: 't9', outcome: 'gone', lastError: { code: -32602 } });
+    expect(finishedActor(storedTask('t10'))).toBeUndefined();
+  });
+
+  it('"Stop following" deletes the task; stopping the actor (the page closing) changes nothing', async () => {
+    const store = new MemoryPageStore();
+    const journal = new TaskJournal(store);
+    const calls = { update: [] as unknown[], cancel: 0 };
+    const kept: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: { ...handle, taskId: 'kept' }, toolName: 'x' } }).start();
+    const dropped: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: { ...handle, taskId: 'dropped' }, toolName: 'x' } }).start();
+    journal.track(kept, facts);
+    journal.track(dropped, facts);
+    await tick();
+    kept.stop();
+    dropped.send({ type: 'task.forget' });
+    await journal.forget(['dropped']);
+    expect((await store.tasks()).map((t) => t.taskId)).toEqual(['kept']);
+  });
+
+  it('a full disk is reported, the facts are tried again, and the report clears once a write works', async () => {
+    const inner = new MemoryPageStore();
+    let full = true;
+    const store: PageStore = {
+      ...Object.fromEntries(['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [m, (...a: unknown[]) => (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a)])),
+      putTasks: async (tasks) => {
+        if (full) throw new DOMException('quota', 'QuotaExceededError');
+        return inner.putTasks(tasks);
+      },
+    } as PageStore;
+    const problems: (StorageProblem | undefined)[] = [];
+    const journal = new TaskJournal(store, { onProblem: (p) => problems.push(p) });
+    const calls = { update: [] as unknown[], cancel: 0 };
+    const actor: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: handle, toolName: 'x' } }).start();
+    journal.track(actor, facts);
+    await journal.flush();
+    expect(problems).toEqual([{ kind: 'full', message: expect.stringContaining('Browser storage is full') }]);
+    expect(journal.problem?.kind).toBe('full');
+
+    full = false;
+    await until(() => actor.getSnapshot().context.polls > 0);
+    await journal.flush();
+    expect(problems.at(-1)).toBeUndefined();
+    expect((await inner.tasks()).map((t) => t.taskId)).toEqual(['t1']);
+    actor.stop();
+  });
+
+  it('keeps wire messages in order, in batches', async () => {
+    const store = new MemoryPageStore();
+    const journal = new TaskJournal(store, { wireBatchMs: 5 });
+    for (let seq = 1; seq <= 5; seq++) journal.recordWire({ seq, at: seq, direction: seq % 2 ? 'out' : 'in', message: { id: seq } });
+    await journal.flush();
+    journal.recordWire({ seq: 6, at: 6, direction: 'out', message: { id: 6 }, reissueOf: 3 });
+    await journal.flush();
+    expect((await store.wire()).map((e) => e.at)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await store.wire()).at(-1)).toEqual({ at: 6, direction: 'out', message: { id: 6 }, reissueOf: 3 });
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The page's store, both implementations against one suite (IndexedDB
+ * under fake-indexeddb), plus what only IndexedDB can do wrong: a full disk.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IdbPageStore } from '../../../src/store/db.ts';
+import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
+import { mergeStoredTask, WIRE_LOG_LIMIT, type PageStore } from '../../../src/store/page-store.ts';
+import { storedTask } from '../helpers/stored-task.ts';
+
+let names = 0;
+function pageStoreContract(name: string, make: () => PageStore): void {
+  describe(`${name} keeps the page's facts`, () => {
+    it('T12: stores followed tasks and lists them oldest followed first', async () => {
+      const store = make();
+      await store.putTasks([storedTask('b', { followedAt: 2 }), storedTask('a', { followedAt: 1 })]);
+      expect((await store.tasks()).map((t) => t.taskId)).toEqual(['a', 'b']);
+      await store.deleteTasks(['a']);
+      expect((await store.tasks()).map((t) => t.taskId)).toEqual(['b']);
+    });
+
+    it('T14: a write from another tab cannot take back an answered key or a cancel intent', async () => {
+      const store = make();
+      await store.putTasks([storedTask('a', { answeredKeys: ['confirm'], cancelRequested: true })]);
+      await store.putTasks([storedTask('a', { answeredKeys: [], polls: 9 })]);
+      expect(await store.tasks()).toEqual([storedTask('a', { answeredKeys: ['confirm'], cancelRequested: true, polls: 9 })]);
+    });
+
+    it(`keeps the last ${WIRE_LOG_LIMIT} wire messages, dropping the oldest`, async () => {
+      const store = make();
+      const entries = Array.from({ length: WIRE_LOG_LIMIT + 5 }, (_, i) => ({ at: i, direction: 'out' as const, message: { id: i } }));
+      await store.appendWire(entries.slice(0, 10));
+      await store.appendWire(entries.slice(10));
+      const kept = await store.wire();
+      expect(kept).toHaveLength(WIRE_LOG_LIMIT);
+      expect(kept[0]).toEqual({ at: 5, direction: 'out', message: { id: 5 } });
+      expect(kept.at(-1)?.at).toBe(WIRE_LOG_LIMIT + 4);
+    });
+
+    it('clear empties tasks and wire log', async () => {
+      const store = make();
+      await store.putTasks([storedTask('a')]);
+      await store.appendWire([{ at: 1, direction: 'in', message: {} }]);
+      await store.clear();
+      expect(await store.tasks()).toEqual([]);
+      expect(await store.wire()).toEqual([]);
+    });
+  });
+}
+
+pageStoreContract('MemoryPageStore', () => new MemoryPageStore());
+pageStoreContract('IdbPageStore', () => new IdbPageStore(`page-test-${++names}`));
+
+describe('IdbPageStore when storage is full', () => {
+  const realPut = IDBObjectStore.prototype.put;
+  const realAdd = IDBObjectStore.prototype.add;
+  afterEach(() => {
+    IDBObjectStore.prototype.put = realPut;
+    IDBObjectStore.prototype.add = realAdd;
+  });
+  const fillUp = (): void => {
+    const full = (): never => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    IDBObjectStore.prototype.put = full;
+    IDBObjectStore.prototype.add = full;
+  };
+
+  it('a failed write keeps everything stored before, and no part of the failed batch', async () => {
+    const store = new IdbPageStore(`page-test-${++names}`);
+    await store.putTasks([storedTask('a', { polls: 1 })]);
+    await store.appendWire([{ at: 1, direction: 'out', message: { id: 1 } }]);
+    fillUp();
+    await expect(store.putTasks([storedTask('b'), storedTask('a', { polls: 2 })])).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    await expect(store.appendWire([{ at: 2, direction: 'in', message: { id: 1 } }])).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    expect(await store.tasks()).toEqual([storedTask('a', { polls: 1 })]);
+    expect(await store.wire()).toEqual([{ at: 1, direction: 'out', message: { id: 1 } }]);
+  });
+});
+
+describe('mergeStoredTask', () => {
+  it('keeps the newer server report, and an outcome once known', () => {
+    const older = storedTask('a', { task: { ...storedTask('a').task, status: 'completed', lastUpdatedAt: '2026-07-28T10:00:05.000Z' }, outcome: 'completed' });
+    const stale = storedTask('a');
+    const merged = mergeStoredTask(older, stale);
+    expect(merged.task.status).toBe('completed');
+    expect(merged.outcome).toBe('completed');
+  });
+});

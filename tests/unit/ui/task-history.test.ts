@@ -1,0 +1,144 @@
+/**
+ * The statechart's history: one step per event the task actor processed,
+ * each naming its event and the graph edges it took, stepped with a cursor.
+ * Driven by a real actor of the task machine on a simulated clock.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { machineGraph } from '../../../src/machines/machine-graph.ts';
+import { taskMachine } from '../../../src/machines/task-machine.ts';
+import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
+import { firstStep, HistoryRecorder, shownPosition, shownStep, stepBack, stepForward, type HistoryStep } from '../../../src/ui/state/task-history.ts';
+
+const CREATED = '2026-07-28T10:00:00.000Z';
+const BASE = Date.parse(CREATED);
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function report(status: TaskStatus, at: number, extra: Partial<DetailedTask> = {}): DetailedTask {
+  return { taskId: 't1', status, createdAt: CREATED, lastUpdatedAt: new Date(BASE + at).toISOString(), ttlMs: null, pollIntervalMs: 1000, ...extra };
+}
+
+/** A task answered by `polls[n]` on the n-th tasks/get (a thrown value rejects). */
+function run(polls: ((at: number) => DetailedTask)[]) {
+  const clock = new SimulatedClock();
+  let n = 0;
+  const machine = taskMachine.provide({
+    actors: {
+      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => {
+        const answer = polls[Math.min(n++, polls.length - 1)]!;
+        return answer(clock.now());
+      }),
+      sendCancel: fromPromise<void, { taskId: string }>(async () => undefined),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async () => undefined),
+    },
+  });
+  const task: CreateTaskResult = { resultType: 'task', taskId: 't1', status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttlMs: null, pollIntervalMs: 1000 };
+  const actor = createActor(machine, { clock, input: { task, toolName: 'slow', now: () => BASE + clock.now() } });
+  actor.start();
+  const graph = machineGraph(actor.logic);
+  let seen: readonly HistoryStep[] = [];
+  const recorder = new HistoryRecorder(actor, graph, (steps) => (seen = steps), 50);
+  const advance = async (ms: number) => {
+    for (let i = 0; i < ms; i++) {
+      clock.increment(1);
+      await flush();
+    }
+  };
+  return { actor, graph, recorder, advance, steps: () => seen };
+}
+
+describe('HistoryRecorder', () => {
+  it('records each step with the event that caused it, and the edges it took', async () => {
+    const { actor, graph, recorder, advance, steps } = run([
+      (at) => report('working', at),
+      () => {
+        throw new Error('link dropped');
+      },
+      (at) => report('completed', at),
+    ]);
+    expect(recorder.steps.map((s) => s.event)).toEqual(['start']);
+    actor.send({ type: 'task.cancel' });
+    await advance(5000);
+
+    const events = steps().map((s) => s.event);
+    expect(events).toEqual([
+      'start',
+      'task.cancel',
+      'done sendCancel',
+      'after pollInterval',
+      'done pollTask',
+      'after pollInterval',
+      'error pollTask',
+      'after backoff',
+      'done pollTask',
+    ]);
+    const byEvent = (event: string) => steps().find((s) => s.event === event)!;
+    expect(byEvent('start').active).toEqual(expect.arrayContaining(['task.active.lifecycle.waiting', 'task.active.input.idle', 'task.active.cancel.idle']));
+    expect(byEvent('error pollTask').active).toContain('task.active.lifecycle.backoff');
+    expect(byEvent('done sendCancel').active).toContain('task.active.cancel.acknowledged');
+
+    // Every transition the running actor took is an edge the chart draws.
+    const edges = new Set(graph.edges.map((e) => e.id));
+    for (const step of steps()) for (const id of step.taken) expect(edges, `${step.event}: ${id}`).toContain(id);
+
+    // The last poll's report takes two transitions in one step: done pollTask, then always -> completed.
+    const last = steps().at(-1)!;
+    expect(last.taken.map((id) => graph.edges.find((e) => e.id === id)?.event)).toEqual(['done pollTask', 'always']);
+    expect(last.active).toEqual(['task.completed']);
+    expect(last).toMatchObject({ serverStatus: 'completed', cancelRequested: true, polls: 3 });
+    expect(steps().map((s) => s.index)).toEqual(steps().map((_, i) => i));
+    recorder.stop();
+  });
+
+  it('records pushed reports handled without a state change as internal transitions', async () => {
+    const { actor, graph, advance, steps } = run([(at) => report('working', at)]);
+    await advance(10);
+    actor.send({ type: 'task.notification', task: report('working', 5, { statusMessage: 'pushed' }) });
+    const step = steps().at(-1)!;
+    expect(step.event).toBe('task.notification');
+    expect(step.taken).toEqual([]);
+    const internal = graph.nodes.flatMap((n) => n.internal).map((t) => t.id);
+    expect(step.internal.every((id) => internal.includes(id))).toBe(true);
+    expect(step.internal).toHaveLength(1);
+  });
+
+  it('keeps only the newest steps, with stable indexes', async () => {
+    const { advance, steps } = run([(at) => report('working', at)]);
+    await advance(40_000); // ~80 steps, kept: 50
+    expect(steps()).toHaveLength(50);
+    expect(steps()[0]!.index).toBeGreaterThan(0);
+    expect(steps().at(-1)!.index - steps()[0]!.index).toBe(49);
+  });
+});
+
+describe('history cursor', () => {
+  const step = (index: number): HistoryStep =>
+    ({ index, event: `e${index}`, active: [], taken: [], internal: [] }) as unknown as HistoryStep;
+  const steps = [3, 4, 5, 6].map(step);
+
+  it('is live (null) by default and shows the newest step', () => {
+    expect(shownStep(steps, null)?.index).toBe(6);
+    expect(shownPosition(steps, null)).toBe(4);
+  });
+
+  it('steps back to the oldest and stops there', () => {
+    let cursor = stepBack(steps, null);
+    expect(cursor).toBe(5);
+    cursor = stepBack(steps, stepBack(steps, cursor));
+    expect(cursor).toBe(3);
+    expect(stepBack(steps, cursor)).toBe(3);
+    expect(shownPosition(steps, cursor)).toBe(1);
+  });
+
+  it('steps forward, and the newest step is live again', () => {
+    expect(stepForward(steps, 3)).toBe(4);
+    expect(stepForward(steps, 5)).toBeNull();
+    expect(stepForward(steps, null)).toBeNull();
+    expect(firstStep(steps)).toBe(3);
+  });
+
+  it('clamps a cursor whose step was dropped to the oldest kept', () => {
+    expect(shownStep(steps, 1)?.index).toBe(3);
+    expect(stepForward(steps, 1)).toBe(4);
+  });
+});
