@@ -92,6 +92,8 @@ export interface TaskJournalOptions {
   now?: () => number;
   /** How long wire messages gather before they are written together. */
   wireBatchMs?: number;
+  /** How long a load may wait for storage (a blocked open waits forever) before the page starts without it. */
+  readTimeoutMs?: number;
 }
 
 export class TaskJournal {
@@ -99,6 +101,7 @@ export class TaskJournal {
   readonly #onProblem: (problem: StorageProblem | undefined) => void;
   readonly #now: () => number;
   readonly #wireBatchMs: number;
+  readonly #readTimeoutMs: number;
   readonly #tracked = new Map<string, () => void>();
   /** Latest facts per task not yet written. */
   readonly #dirty = new Map<string, StoredTask>();
@@ -113,6 +116,7 @@ export class TaskJournal {
     this.#onProblem = options.onProblem ?? (() => {});
     this.#now = options.now ?? Date.now;
     this.#wireBatchMs = options.wireBatchMs ?? 250;
+    this.#readTimeoutMs = options.readTimeoutMs ?? 5000;
   }
 
   /** What is wrong with storage now, if anything. */
@@ -244,11 +248,18 @@ export class TaskJournal {
   }
 
   async #reading<T>(read: () => Promise<T[]>): Promise<T[]> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slow = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.#readTimeoutMs} ms`)), this.#readTimeoutMs);
+    });
     try {
-      return await read();
+      return await Promise.race([read(), slow]);
     } catch (error) {
+      // Start without what was kept rather than not at all; what is stored stays stored.
       this.#setProblem(storageProblemOf(error));
       return [];
+    } finally {
+      clearTimeout(timer);
     }
   }
 

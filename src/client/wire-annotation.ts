@@ -50,15 +50,16 @@ function resultGist(result: Record<string, unknown>): string {
 /** Annotates entries in order; remembers request methods by direction and id. */
 export class WireAnnotator {
   /** What each request was, by `direction:id`, so its response can say what it answers. */
-  readonly #requests = new Map<string, { method: string; taskId: string | undefined }>();
+  readonly #requests = new Map<string, { method: string; taskId: string | undefined; answers: number }>();
 
   #answered(direction: WireDirection, id: string | number | null, keep = false): { method: string; taskId: string | undefined } | undefined {
     if (id === null) return undefined;
     const key = `${opposite(direction)}:${id}`;
     const request = this.#requests.get(key);
     // Answered once; keeps the map as small as what is in flight. A copy the
-    // network made, or an answer it lost, leaves room for the one that counts.
-    if (!keep) this.#requests.delete(key);
+    // network made, or an answer it lost, leaves room for the one that counts;
+    // a request the network delivered twice is answered twice by the server.
+    if (request && !keep && --request.answers <= 0) this.#requests.delete(key);
     return request;
   }
 
@@ -79,7 +80,7 @@ export class WireAnnotator {
       case 'request': {
         const { id, method, params } = parsed.message;
         const taskId = stringField(params, 'taskId');
-        this.#requests.set(`${entry.direction}:${id}`, { method, taskId });
+        this.#requests.set(`${entry.direction}:${id}`, { method, taskId, answers: entry.net?.duplicated ? 2 : 1 });
         row = { ...base, kind: 'request', method, id, taskId, gist: stringField(params, 'name') ?? '' };
         break;
       }

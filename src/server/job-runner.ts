@@ -46,6 +46,9 @@ export class JobRunner {
   readonly #running = new Map<string, Promise<void>>();
   /** How to stop each running job without writing anything more. */
   readonly #abandon = new Map<string, () => void>();
+  /** What each running job does with a write to its task: one store subscription serves them all. */
+  readonly #watchers = new Map<string, (record: TaskRecord) => void>();
+  readonly #unsubscribe: () => void;
   #stopped = false;
 
   constructor(store: TaskStore, options: JobRunnerOptions = {}) {
@@ -54,6 +57,7 @@ export class JobRunner {
     this.#holder = options.holder ?? `runner-${crypto.randomUUID().slice(0, 8)}`;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.#unsubscribe = store.subscribe((record) => this.#watchers.get(record.taskId)?.(record));
   }
 
   /** How often this runner renews its leases. */
@@ -127,6 +131,7 @@ export class JobRunner {
   stop(): void {
     this.#stopped = true;
     for (const abandon of this.#abandon.values()) abandon();
+    this.#unsubscribe();
   }
 
   #track(taskId: string, work: Promise<void>): void {
@@ -140,6 +145,11 @@ export class JobRunner {
     const now = this.#now();
     const claimed = await this.#store.update(taskId, (r) => claimLease(r, this.#holder, now, this.#leaseMs));
     if (!claimed || !holdsLease(claimed, this.#holder)) return;
+    // Cancelled while nobody ran it (T17): there is no work left to stop.
+    if (claimed.cancelRequested) {
+      await this.#write(taskId, (r) => dropLease(finish(r, { status: 'cancelled' }, now)));
+      return;
+    }
     const args = tool?.resumable ? tool.args.safeParse(claimed.arguments) : undefined;
     if (!tool || !args) return this.#park(claimed, tool ? `${tool.name} cannot carry on after the worker running it stopped` : `this server has no tool ${claimed.toolName}`);
     if (!args.success) return this.#park(claimed, `its stored arguments no longer fit ${tool.name}`);
@@ -189,8 +199,7 @@ export class JobRunner {
     }, this.#heartbeatMs);
     this.#abandon.set(taskId, abandon);
     // Cancel requests, expiry and take-overs arrive as store writes, possibly from another node.
-    const unsubscribe = this.#store.subscribe((record) => {
-      if (record.taskId !== taskId) return;
+    this.#watchers.set(taskId, (record) => {
       if (record.cancelRequested || isTerminal(record.status)) controller.abort();
       else if (!holdsLease(record, this.#holder)) abandon();
       for (const waiter of waiters) waiter(record);
@@ -220,7 +229,7 @@ export class JobRunner {
     } catch (error) {
       outcome = outcomeOfError(error);
     } finally {
-      unsubscribe();
+      this.#watchers.delete(taskId);
       clearInterval(heartbeat);
       this.#abandon.delete(taskId);
     }

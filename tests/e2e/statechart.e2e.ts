@@ -62,7 +62,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('the statechart highlights exactly the states the task actor is in, at every step, and steps through its history', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   // A first chart lays the machine out (once per page), so the next one opens at once.
   await callTool(page, 'export_report');
   await openStatechart(page, 'export_report');
@@ -76,10 +76,11 @@ test('the statechart highlights exactly the states the task actor is in, at ever
 
   // Live: sample until the task ends; every sample must agree with the actor's snapshot.
   const seen = new Set<string>();
-  const openedWhileActive = (await sample(detail)).value !== 'completed';
+  let first: ChartSample | undefined;
   const until = Date.now() + 40_000;
   for (let i = 0; Date.now() < until; i++) {
     const s = await sample(detail);
+    first ??= s;
     expect(s.live).toBe(true);
     expect(s.active, `chart vs actor at sample ${i}`).toEqual(leaves(s.value).sort());
     expect(s.highlighted).toEqual(s.active);
@@ -87,7 +88,8 @@ test('the statechart highlights exactly the states the task actor is in, at ever
     if (s.value === 'completed') break;
     await page.waitForTimeout(40);
   }
-  if (openedWhileActive) expect([...seen].some((id) => id.startsWith('task.active.lifecycle.'))).toBe(true);
+  // On a busy machine the chart may first show up after the end; otherwise it was seen live.
+  if (first?.value !== 'completed') expect([...seen].some((id) => id.startsWith('task.active.lifecycle.'))).toBe(true);
   expect(seen).toContain('task.completed');
   const end = await sample(detail);
   expect(end.active).toEqual(['task.completed']);

@@ -32,12 +32,12 @@ for (const scheme of ['light', 'dark'] as const) {
     // A task through a dropped link: with a slow link a poll is in flight when it drops,
     // and is re-issued under a new id (C8); the task still completes.
     await page.getByText('Link conditions', { exact: true }).click();
-    await setCondition(page, 'Latency to server (ms)', '300');
-    await callTool(page, 'slow_compute', { seconds: '5' });
+    await setCondition(page, 'Latency to server (ms)', '1200');
+    await callTool(page, 'slow_compute', { seconds: '8' });
     const slow = taskCard(page, 'slow_compute');
-    await expect(serverStatus(slow)).toHaveText('working');
-    await page.waitForTimeout(1000);
-    await expect.poll(() => slow.locator('.state.busy').count(), { timeout: 5000 }).toBeGreaterThan(0);
+    await expect(serverStatus(slow)).toHaveText('working', { timeout: 10_000 });
+    // A poll spends 1.2 s of every 1.7 s on its way to the server: one is in flight.
+    await page.waitForTimeout(2600);
     await page.getByRole('button', { name: 'Drop connection' }).click();
     await setCondition(page, 'Latency to server (ms)', '0');
     await slow.getByRole('button', { name: 'Statechart' }).click();

@@ -48,7 +48,8 @@ function marksOf(row: WireRow): MessageMarks {
   if (row.reissueReason !== undefined) marks.reissueReason = row.reissueReason;
   if (!net) return marks;
   if (net.lost) marks.lost = net.lost;
-  if (net.delayMs > 0) marks.delayMs = Math.round(net.delayMs);
+  // A lost message's delay never ran out: only delivered ones are "delayed".
+  if (net.delayMs > 0 && !net.lost) marks.delayMs = Math.round(net.delayMs);
   if (net.duplicated) marks.duplicated = true;
   if (net.duplicate) marks.duplicate = true;
   if (net.reordered) marks.reordered = true;
@@ -144,7 +145,8 @@ export function sequenceFacets(messages: readonly SequenceMessage[]): { taskIds:
 /** Short words for a message's marks, e.g. `lost (loss)`, `+320 ms`, `re-issue of #4`. */
 export function markLabels(m: MessageMarks): string[] {
   const labels: string[] = [];
-  if (m.lost) labels.push(m.lost === 'unanswered' ? `unanswered, re-issued as #${String(m.reissuedAs)}` : `lost (${m.lost})`);
+  if (m.lost) labels.push(m.lost === 'unanswered' ? 'unanswered' : `lost (${m.lost})`);
+  if (m.reissuedAs !== undefined) labels.push(`re-issued as #${String(m.reissuedAs)}`);
   if (m.reissueOf !== undefined) labels.push(`re-issue of #${String(m.reissueOf)}${m.reissueReason === 'timeout' ? ' (timeout)' : ''}`);
   if (m.delayMs !== undefined) labels.push(`delayed +${m.delayMs} ms`);
   if (m.duplicate) labels.push('duplicate copy');

@@ -209,7 +209,7 @@ export class Playground {
       this.#show(this.#follower.follow(task, facts.toolName), facts);
       return undefined;
     } catch (error) {
-      return `tasks/get failed: ${describeError(error)}. An unknown, expired or purged id, or another identity's, all look like this (T13, T20); so does a task held by another tab's in-memory server.`;
+      return `tasks/get failed: ${describeError(error)}. Unknown, expired, another identity's, or held by another tab's in-memory server: all look alike (T13, T20).`;
     }
   }
 

@@ -148,4 +148,14 @@ describe('TaskJournal', () => {
     expect((await store.wire()).map((e) => e.at)).toEqual([1, 2, 3, 4, 5, 6]);
     expect((await store.wire()).at(-1)).toEqual({ at: 6, direction: 'out', message: { id: 6 }, reissueOf: 3 });
   });
+
+  it('a load that storage never answers (a blocked open) gives up, says so, and the page starts without it', async () => {
+    const never = new Promise<never>(() => {});
+    const store = { tasks: () => never, wire: () => never } as unknown as PageStore;
+    const problems: (StorageProblem | undefined)[] = [];
+    const journal = new TaskJournal(store, { readTimeoutMs: 20, onProblem: (p) => problems.push(p) });
+    expect(await journal.load()).toEqual([]);
+    expect(await journal.loadWire()).toEqual([]);
+    expect(problems).toEqual([{ kind: 'unavailable', message: expect.stringContaining('no answer within 20 ms') }]);
+  });
 });

@@ -47,4 +47,15 @@ describe('wire marks', () => {
     expect([first.method, copy.method]).toEqual(['tasks/get', 'tasks/get']);
     expect(copy.search).toContain('duplicated');
   });
+
+  it('a request the network delivered twice gets two answers from the server, both named', () => {
+    const annotator = new WireAnnotator();
+    annotator.annotate({ ...sent(1, 2, { packet: 1, link: 1, direction: 'out', sentAt: 0, delayMs: 0, duplicated: true }), message: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_compute' } } });
+    const answer = (taskId: string) => ({ jsonrpc: '2.0', id: 2, result: { resultType: 'task', taskId, status: 'working' } });
+    const rows = [annotator.annotate({ seq: 2, at: 2, direction: 'in', message: answer('a') }), annotator.annotate({ seq: 3, at: 3, direction: 'in', message: answer('b') })];
+    expect(rows.map((r) => [r.method, r.taskId])).toEqual([
+      ['tools/call', 'a'],
+      ['tools/call', 'b'], // a second task the client never follows: tools/call is not idempotent
+    ]);
+  });
 });

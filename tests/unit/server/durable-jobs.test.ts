@@ -272,4 +272,19 @@ describe('durable jobs', () => {
     const done = await pollUntil(second.harness.client, String(handle['taskId']), terminal);
     expect(done).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/^Not resumed: stubborn_migration cannot carry on/) } });
   });
+
+  it('T17: a task cancelled while its worker was dead ends cancelled when a fresh worker adopts it', async () => {
+    const db = freshDb();
+    const first = await worker(db);
+    const handle = await first.harness.client.request('tools/call', { name: 'slow_compute', arguments: { seconds: 30 } }, { tasks: true });
+    const taskId = String(handle['taskId']);
+    kill(first);
+    const seed = await IdbTaskStore.open(db);
+    await seed.update(taskId, (r) => ({ ...r, cancelRequested: true }));
+    seed.close();
+    const second = await worker(db);
+    const done = await pollUntil(second.harness.client, taskId, terminal);
+    expect(done['status']).toBe('cancelled');
+    expect((await second.store.get(taskId))?.resumes).toBeUndefined();
+  });
 });

@@ -28,7 +28,7 @@ function rows(): WireRow[] {
     entry('out', request(3, 'tasks/get', { taskId: T }), { net: mark({ delayMs: 120 }) }),
     entry('in', result(3, task('working')), { net: mark({ direction: 'in', delayMs: 80, duplicated: true }) }),
     // The link drops with #4 in flight: it is re-issued as #5 (C8).
-    entry('out', request(4, 'tasks/get', { taskId: T }), { net: mark({ lost: 'link-dropped' }) }),
+    entry('out', request(4, 'tasks/get', { taskId: T }), { net: mark({ lost: 'link-dropped', delayMs: 300 }) }),
     entry('out', request(5, 'tasks/get', { taskId: T }), { reissueOf: 4, reissueReason: 'link' }),
     entry('in', result(5, task('completed'))),
   ].map((e) => annotator.annotate(e));
@@ -48,7 +48,8 @@ describe('buildSequence', () => {
     expect(markLabels(byId(3, 'out'))).toEqual(['delayed +120 ms']);
     expect(markLabels(byId(3, 'in'))).toEqual(['delayed +80 ms', 'duplicated']);
     expect(byId(4, 'out')).toMatchObject({ lost: 'link-dropped', reissuedAs: 5 });
-    expect(markLabels(byId(4, 'out'))).toContain('lost (link-dropped)');
+    expect(byId(4, 'out').delayMs).toBeUndefined();
+    expect(markLabels(byId(4, 'out'))).toEqual(['lost (link-dropped)', 're-issued as #5']);
     expect(byId(5, 'out')).toMatchObject({ reissueOf: 4, reissueReason: 'link' });
     expect(markLabels(byId(5, 'out'))).toEqual(['re-issue of #4']);
   });
@@ -61,7 +62,7 @@ describe('buildSequence', () => {
         annotator.annotate(e),
       ),
     );
-    expect(markLabels(messages[0]!)).toEqual(['unanswered, re-issued as #8']);
+    expect(markLabels(messages[0]!)).toEqual(['unanswered', 're-issued as #8']);
     expect(markLabels(messages[1]!)).toEqual(['re-issue of #7 (timeout)']);
   });
 
