@@ -14,7 +14,7 @@
  * - re-polled: every task answered by the server again (its poll count went up).
  * Also printed: the wire messages restored with the page (capped at 3000).
  *
- * Serves dist/ with `vite preview` on PORT (default 4189) unless BASE_URL is given.
+ * Serves dist/ (or DIST) with `vite preview` on PORT (default 4189) unless BASE_URL is given.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,6 +24,7 @@ const PORT = Number(process.env['PORT'] ?? 4189);
 const BASE_URL = process.env['BASE_URL'] ?? `http://127.0.0.1:${PORT}`;
 const TASKS = Number(process.env['TASKS'] ?? 100);
 const RUNS = Number(process.env['RUNS'] ?? 5);
+const DIST = process.env['DIST'] ?? 'dist';
 const CHROMIUM = '/usr/bin/chromium';
 
 const CARDS = 'section[aria-labelledby="tasks-heading"] article';
@@ -36,7 +37,8 @@ function median(values: number[]): number {
 
 async function serve(): Promise<ChildProcess | undefined> {
   if (process.env['BASE_URL']) return undefined;
-  const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+  // Its own process group, so stopping it stops vite too, not only npx.
+  const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1', '--outDir', DIST], { stdio: 'ignore', detached: true });
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(BASE_URL)).ok) return server;
@@ -45,8 +47,12 @@ async function serve(): Promise<ChildProcess | undefined> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  server.kill();
+  stop(server);
   throw new Error(`vite preview did not come up on ${BASE_URL} (run npx vite build first)`);
+}
+
+function stop(server: ChildProcess): void {
+  if (server.pid !== undefined) process.kill(-server.pid);
 }
 
 /** Each card's poll count, by taskId (the card's "Polls" fact). */
@@ -73,6 +79,7 @@ async function main(): Promise<void> {
     await page.getByRole('radio', { name: 'IndexedDB' }).check();
     await page.getByRole('status', { name: 'Server store in use' }).filter({ hasText: 'IndexedDB' }).waitFor();
 
+    console.error(`following ${TASKS} slow_compute tasks on the IndexedDB store…`);
     await page.getByRole('button', { name: /^slow_compute\b/ }).click();
     const form = page.getByRole('form', { name: 'slow_compute' });
     await form.getByLabel('seconds', { exact: true }).fill('600');
@@ -80,7 +87,7 @@ async function main(): Promise<void> {
     await form.getByRole('button', { name: 'Call slow_compute' }).evaluate((button: HTMLButtonElement, n: number) => {
       for (let i = 0; i < n; i++) button.click();
     }, TASKS);
-    await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector as string).length >= (n as number), [CARDS, TASKS] as const, { timeout: 60_000 });
+    await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector as string).length >= (n as number), [CARDS, TASKS] as const, { timeout: 180_000 });
     // Every task polled at least once, so each one's facts are written down.
     for (let i = 0; i < 300 && Object.values(await pollCounts(page)).some((n) => n === 0); i++) await page.waitForTimeout(100);
     await page.waitForTimeout(1500);
@@ -91,9 +98,10 @@ async function main(): Promise<void> {
     const shown: number[] = [];
     const repolled: number[] = [];
     for (let run = 1; run <= RUNS; run++) {
+      console.error(`reload ${run}…`);
       const before = await pollCounts(page);
       await page.reload({ waitUntil: 'commit' });
-      await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector as string).length >= (n as number), [CARDS, TASKS] as const, { timeout: 60_000 });
+      await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector as string).length >= (n as number), [CARDS, TASKS] as const, { timeout: 180_000 });
       const shownAt = await page.evaluate(() => performance.now());
       const [restoreAt, seededAt] = await page.evaluate(() =>
         ['playground:restore-start', 'playground:tasks-resumed'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN),
@@ -129,7 +137,7 @@ async function main(): Promise<void> {
     await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, CARDS);
   } finally {
     await browser.close();
-    server?.kill();
+    if (server) stop(server);
   }
 }
 
