@@ -27,6 +27,8 @@ export const slowCompute = defineTool({
       await sleep((args.seconds * 1000) / steps);
       await checkpoint({ stepsDone: i + 1 } satisfies z.infer<typeof Progress>, `${i + 1} of ${steps} s computed`);
     }
+    // The last word on progress, so a finished task does not read "computing: 7 of 8 s".
+    if (args.seconds > 0) await report(`computed: ${steps} of ${steps} s`);
     return textResult(`Computed${args.label ? ` ${args.label}` : ''} in ${args.seconds} s`);
   },
 });
