@@ -8,6 +8,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const CI = Boolean(process.env['CI']);
+// PLAYWRIGHT_PORT lets two checkouts run their e2e suites side by side on one machine.
+const PORT = Number(process.env['PLAYWRIGHT_PORT'] ?? 4173);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -20,7 +22,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1280, height: 720 },
     trace: 'retain-on-failure',
   },
@@ -38,8 +40,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx vite preview --port 4173 --strictPort --host 127.0.0.1',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !CI,
     timeout: 60_000,
   },
