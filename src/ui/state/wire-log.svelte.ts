@@ -1,12 +1,23 @@
 /**
  * The wire log: every JSON-RPC message in both directions, in order, as
  * annotated rows. Messages arrive one by one from RpcClient's onWire; the
- * rows array is replaced once per animation frame, so a burst of polls
- * costs one render.
+ * rows array is replaced at most every {@link FLUSH_EVERY_MS}, in an
+ * animation frame, so a burst of polls costs one render. Only the newest {@link WIRE_ROWS_KEPT} rows are kept, so
+ * an hour of polling does not grow the page without bound.
  */
 import type { WireEntry } from '../../client/rpc-client.ts';
 import { WireAnnotator, withPacketUpdate, type WireRow } from '../../client/wire-annotation.ts';
 import type { PacketUpdate } from '../../net/transport.ts';
+
+/**
+ * How often, at most, new rows are drawn. Redrawn every frame, a log taking
+ * 80 messages a second (20 tasks polled) held most of the main thread; five
+ * times a second still reads as live.
+ */
+export const FLUSH_EVERY_MS = 200;
+
+/** Rows the page keeps in memory (the IndexedDB copy keeps the last WIRE_LOG_LIMIT). */
+export const WIRE_ROWS_KEPT = 5000;
 
 export class WireLog {
   #rows = $state.raw<readonly WireRow[]>([]);
@@ -19,9 +30,17 @@ export class WireLog {
   #annotator = new WireAnnotator();
   #pending: WireRow[] = [];
   #updates: PacketUpdate[] = [];
-  /** Row index of each sent message still waiting for its network fate, by packet. */
+  /**
+   * Position of each sent message still waiting for its network fate, by
+   * packet: counted from the first row ever logged, so dropping old rows
+   * does not move it.
+   */
   readonly #byPacket = new Map<number, number>();
+  /** Rows dropped from the front so far (the cap, or Clear). */
+  #dropped = 0;
   #frame: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #flushedAt = -Infinity;
 
   get rows(): readonly WireRow[] {
     return this.#rows;
@@ -44,10 +63,10 @@ export class WireLog {
   add(entry: WireEntry): void {
     const row = this.#annotator.annotate(entry);
     if (row.net && row.direction === 'out' && row.net.deliveredAt === undefined && !row.net.lost) {
-      this.#byPacket.set(row.net.packet, this.#rows.length + this.#pending.length);
+      this.#byPacket.set(row.net.packet, this.#dropped + this.#rows.length + this.#pending.length);
     }
     this.#pending.push(row);
-    this.#frame ??= requestAnimationFrame(() => this.#flush());
+    this.#schedule();
   }
 
   /**
@@ -57,28 +76,49 @@ export class WireLog {
   restore(entries: readonly WireEntry[]): void {
     if (entries.length === 0) return;
     this.#flush();
-    this.#rows = [...entries.map((entry) => this.#annotator.annotate(entry)), ...this.#rows];
+    const restored = entries.slice(-WIRE_ROWS_KEPT).map((entry) => this.#annotator.annotate(entry));
+    this.#dropped -= restored.length; // Positions logged so far moved down by this many.
+    this.#rows = [...restored, ...this.#rows];
+    this.#trim();
   }
 
   /** A later fact about a sent message (it arrived, or was lost in flight); shows with the next frame. */
   update(update: PacketUpdate): void {
     this.#updates.push(update);
-    this.#frame ??= requestAnimationFrame(() => this.#flush());
+    this.#schedule();
   }
 
   clear(): void {
     this.#flush();
+    this.#dropped += this.#rows.length;
     this.#rows = [];
     this.#byPacket.clear();
   }
 
+  #schedule(): void {
+    if (this.#frame !== undefined || this.#timer !== undefined) return;
+    const wait = this.#flushedAt + FLUSH_EVERY_MS - performance.now();
+    if (wait <= 0) {
+      this.#frame = requestAnimationFrame(() => this.#flush());
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#frame = requestAnimationFrame(() => this.#flush());
+    }, wait);
+  }
+
   #flush(): void {
     if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#frame = undefined;
+    this.#timer = undefined;
+    this.#flushedAt = performance.now();
     if (this.#pending.length === 0 && this.#updates.length === 0) return;
     const rows = [...this.#rows, ...this.#pending];
     for (const update of this.#updates) {
-      const index = this.#byPacket.get(update.packet);
+      const position = this.#byPacket.get(update.packet);
+      const index = position === undefined ? undefined : position - this.#dropped;
       const row = index === undefined ? undefined : rows[index];
       if (index === undefined || !row) continue;
       rows[index] = withPacketUpdate(row, update);
@@ -87,5 +127,17 @@ export class WireLog {
     this.#rows = rows;
     this.#pending = [];
     this.#updates = [];
+    this.#trim();
+  }
+
+  /** Drops the oldest rows beyond the cap, and the packets they were waiting on. */
+  #trim(): void {
+    const excess = this.#rows.length - WIRE_ROWS_KEPT;
+    if (excess <= 0) return;
+    this.#rows = this.#rows.slice(excess);
+    this.#dropped += excess;
+    for (const [packet, position] of this.#byPacket) {
+      if (position < this.#dropped) this.#byPacket.delete(packet);
+    }
   }
 }
