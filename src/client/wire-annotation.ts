@@ -38,8 +38,13 @@ function stringField(record: Record<string, unknown> | undefined, key: string): 
   return typeof value === 'string' ? value : undefined;
 }
 
-function resultGist(result: Record<string, unknown>): string {
+/** Methods whose successful answer only acknowledges the request; it says nothing of the task's status. */
+const ACKNOWLEDGING = new Set(['tasks/update', 'tasks/cancel']);
+
+function resultGist(result: Record<string, unknown>, method: string | undefined): string {
   const resultType = stringField(result, 'resultType');
+  // `complete` here would read as "the task completed"; the ack means only "received" (T14, T17).
+  if (method !== undefined && ACKNOWLEDGING.has(method) && resultType === 'complete' && stringField(result, 'status') === undefined) return 'ack';
   const status = stringField(result, 'status');
   if (resultType === 'task') return `task ${status ?? ''}`.trim();
   if (status) return status;
@@ -93,7 +98,7 @@ export class WireAnnotator {
         const { id, result } = parsed.message;
         const request = this.#answered(entry.direction, id, keep);
         const taskId = stringField(result, 'taskId') ?? request?.taskId;
-        row = { ...base, kind: 'result', method: request?.method, id, taskId, gist: resultGist(result) };
+        row = { ...base, kind: 'result', method: request?.method, id, taskId, gist: resultGist(result, request?.method) };
         break;
       }
       case 'error': {

@@ -27,3 +27,14 @@ export function prettyJson(value: unknown): string {
     return String(value);
   }
 }
+
+/**
+ * Splits text on Markdown code spans (`like this`), so a tool's description
+ * can show them as code while staying plain text: nothing else is parsed.
+ */
+export function codeSpans(text: string): { text: string; code: boolean }[] {
+  return text
+    .split(/`([^`]+)`/)
+    .map((part, i) => ({ text: part, code: i % 2 === 1 }))
+    .filter((part) => part.text !== '');
+}

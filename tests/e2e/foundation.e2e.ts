@@ -67,6 +67,8 @@ test('T14, T15: an input request is asked once, answered, and the task completes
   await form.getByRole('button', { name: 'Accept', exact: true }).click();
   await expect(form).toHaveCount(0);
   await expect(card).toContainText('Answered: approve_rollout');
+  // The answered form took the focus with it: the card keeps it, not <body>.
+  await expect(card).toBeFocused();
 
   await expect(serverStatus(card)).toHaveText('completed');
   await expect(card).toContainText('Deployed checkout to all 10 production hosts.');
@@ -93,7 +95,14 @@ test('T17: cancelling a long task ends it cancelled', async ({ page }) => {
   const rows = await readWire(page);
   const cancel = findRow(rows, { direction: 'out', method: 'tasks/cancel' });
   expect(cancel).toBeGreaterThan(-1);
-  expect(findRow(rows, { direction: 'in', method: 'tasks/cancel', gist: 'complete' }, cancel + 1)).toBeGreaterThan(cancel);
+  // The acknowledgement says "received", not the task's status (T17).
+  expect(findRow(rows, { direction: 'in', method: 'tasks/cancel', gist: 'ack' }, cancel + 1)).toBeGreaterThan(cancel);
+
+  // Dismissing the only card leaves the keyboard on the Tasks heading, not <body>.
+  await card.getByRole('button', { name: 'Dismiss' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(card).toHaveCount(0);
+  await expect(tasksRegion(page).getByRole('heading', { name: 'Tasks', exact: true })).toBeFocused();
 });
 
 test('T3, M4: without the extension a call is answered synchronously or refused with -32021', async ({ page }) => {

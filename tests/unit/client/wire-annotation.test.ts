@@ -21,6 +21,16 @@ describe('WireAnnotator', () => {
     expect(row).toMatchObject({ method: 'tools/call', taskId: 'T9', gist: 'task working' });
   });
 
+  it('T14, T17: an acknowledged tasks/update or tasks/cancel reads "ack", not the task\'s "complete"', () => {
+    const a = new WireAnnotator();
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 4, method: 'tasks/cancel', params: { taskId: 'T1' } }));
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 5, method: 'tasks/update', params: { taskId: 'T1', inputResponses: {} } }));
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'greet' } }));
+    expect(a.annotate(entry('in', { jsonrpc: '2.0', id: 4, result: { resultType: 'complete' } })).gist).toBe('ack');
+    expect(a.annotate(entry('in', { jsonrpc: '2.0', id: 5, result: { resultType: 'complete' } })).gist).toBe('ack');
+    expect(a.annotate(entry('in', { jsonrpc: '2.0', id: 6, result: { resultType: 'complete', content: [] } })).gist).toBe('complete');
+  });
+
   it('an error response shows its code', () => {
     const a = new WireAnnotator();
     a.annotate(entry('out', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'failing_job' } }));

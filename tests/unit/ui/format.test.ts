@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { codeSpans } from '../../../src/ui/format.ts';
+
+describe('codeSpans', () => {
+  it('splits Markdown code spans from plain text', () => {
+    expect(codeSpans('Sleeps for `seconds` and returns.')).toEqual([
+      { text: 'Sleeps for ', code: false },
+      { text: 'seconds', code: true },
+      { text: ' and returns.', code: false },
+    ]);
+  });
+
+  it('leaves a lone backtick and markup as plain text', () => {
+    expect(codeSpans('a ` b <b>c</b>')).toEqual([{ text: 'a ` b <b>c</b>', code: false }]);
+    expect(codeSpans('`<img src=x>`')).toEqual([{ text: '<img src=x>', code: true }]);
+  });
+});
