@@ -53,7 +53,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'taskid-is-session',
     myth: 'A `taskId` is a session id, tied to the connection or node that created it.',
     truth:
-      'The same id works over a new connection, from another server node, after a reload and from a second tab. What it is tied to is the caller\'s identity: another identity gets `-32602`.',
+      'The same id works over a new connection, from a fresh server worker, after a reload and from a second tab. What it is tied to is the caller\'s identity: another identity gets `-32602`.',
     experiment: 'handle-not-session',
     specIds: ['M5', 'C1', 'T20'],
   },
