@@ -14,7 +14,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   machines: ['protocol'],
   store: ['protocol'],
   client: ['protocol', 'net', 'machines', 'store'],
-  ui: ['protocol', 'net', 'machines', 'store', 'client'],
+  learn: [],
+  ui: ['protocol', 'net', 'machines', 'store', 'client', 'learn'],
   scenarios: ['protocol', 'client', 'machines', 'net'],
 };
 

@@ -4,6 +4,7 @@
  * that arrives, and re-issues requests lost to a broken link under new ids
  * (C8: there is no stream resumption). It reconnects on its own, with backoff.
  */
+import { Method } from '../protocol/constants.ts';
 import { clientCapabilities, requestMeta, type ClientInfo } from '../protocol/envelope.ts';
 import { parseMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
@@ -297,6 +298,11 @@ export class RpcClient {
       case 'result': {
         if (this.#streamAnswered(parsed.message.id)) return;
         const pending = this.#take(parsed.message.id);
+        if (pending && pending.method !== Method.toolsCall && parsed.message.result['resultType'] === 'task') {
+          // T5: only tools/call may become a task; a task handle for anything else is a broken answer.
+          pending.reject({ kind: 'invalid-response', message: `${pending.method} answered with a task; only tools/call is task-capable (T5)` });
+          return;
+        }
         pending?.resolve(parsed.message.result);
         return;
       }

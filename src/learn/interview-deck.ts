@@ -1,0 +1,132 @@
+/**
+ * Interview mode: questions about the Tasks extension, each with a model
+ * answer written for this project, the scenario that shows it on the wire
+ * ("Prove it") and the digest rules it rests on. Names in backticks are
+ * exact; the numbers are this server's (src/server/tools, task-service.ts).
+ */
+import type { ScenarioId, SpecId } from './learn-ids.ts';
+
+export interface InterviewQuestion {
+  /** Stable key: the learner's draft answer is kept under it. */
+  id: string;
+  question: string;
+  /** The model answer, 3-6 sentences; `backticks` mark exact names. */
+  answer: string;
+  /** The scenario the "Prove it" link opens. */
+  proveIt: ScenarioId;
+  /** Further scenarios that show the same thing from another side. */
+  alsoSee: readonly ScenarioId[];
+  /** The digest rules the answer rests on. */
+  specIds: readonly SpecId[];
+}
+
+export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
+  {
+    id: 'async-call-result',
+    question: 'A server decides to run a `tools/call` asynchronously. What exactly comes back, and when?',
+    answer:
+      'At once, a `CreateTaskResult` in place of the `CallToolResult`. It is flat: `resultType: "task"` beside the task fields `taskId`, `status` (`working`), `createdAt`, `lastUpdatedAt`, `ttlMs` and `pollIntervalMs`, with nothing nested under a `task` key. The server stores the task before it sends the handle, so a `tasks/get` for that `taskId` resolves straight away. The tool\'s own result comes later, inlined as `result` in a `tasks/get` answer once the status is `completed`.',
+    proveIt: 'happy-path',
+    alsoSee: [],
+    specIds: ['T6', 'T7', 'T8', 'T10'],
+  },
+  {
+    id: 'who-decides',
+    question: 'Who decides whether a call becomes a task, and how does a client opt in?',
+    answer:
+      'The client opts in on every request, by putting `"io.modelcontextprotocol/tasks": {}` under `clientCapabilities.extensions` in `params._meta`; with no `initialize` handshake, nothing is remembered from an earlier request. The server alone then decides, per request: there is no task parameter on the call and no per-tool flag in `tools/list`. Without the declaration the server must not answer with a task: `slow_compute` answers synchronously, and `failing_job`, which cannot run inline, answers `-32021` with `data.requiredCapabilities.extensions` naming the extension. `tasks/get`, `tasks/update` and `tasks/cancel` without it get `-32021` too.',
+    proveIt: 'extension-off',
+    alsoSee: ['no-tool-flag'],
+    specIds: ['C2', 'T1', 'T2', 'T3', 'T4', 'M4'],
+  },
+  {
+    id: 'statuses',
+    question: 'Which statuses can a task have, and which of them are terminal?',
+    answer:
+      'Five: `working`, `input_required`, `completed`, `failed` and `cancelled`. A task may go from `working` to `input_required` and back any number of times, and from either of them to one of the other three. `completed`, `failed` and `cancelled` are terminal: nothing leaves them, so a late `tasks/cancel` leaves a `completed` task `completed`. A task whose `ttlMs` runs out before it finishes is marked `failed` by this server.',
+    proveIt: 'input-required-once',
+    alsoSee: ['cancel-race', 'ttl-expiry'],
+    specIds: ['T6', 'T9', 'T13'],
+  },
+  {
+    id: 'tool-error',
+    question: 'A tool reports an error while running as a task. Does the task end `failed`?',
+    answer:
+      'No. `completed` covers every tool result, including one with `isError: true`: the tool ran and reported its own failure, and the task\'s `result` carries it (`failing_job`). `failed` is kept for a JSON-RPC error during execution, and then the task carries `error`, a JSON-RPC error object with `code` and `message` (`protocol_error_job` ends `failed` with `-32603`). So a client reads `result.isError` on a completed task, not only its status.',
+    proveIt: 'tool-vs-protocol-error',
+    alsoSee: [],
+    specIds: ['T10', 'T11'],
+  },
+  {
+    id: 'input-during-task',
+    question: 'How does a running task ask the user for input, and how is it answered?',
+    answer:
+      'The task moves to `input_required`, and `tasks/get` carries `inputRequests`: a map from a key to a server-to-client request, here `elicitation/create` in form mode with a `requestedSchema`. Every poll repeats every outstanding request, so the client deduplicates by key and asks the user once. It answers with `tasks/update` carrying `taskId` and `inputResponses: {key: {action, content}}`; the ack is an empty `{resultType: "complete"}`, and the next `tasks/get` shows the effect. Keys are never reused within a task, and answers for unknown or already answered keys are ignored. A task earns no extra trust: the page shows each request in the same form, with the same checks, as input asked for before a task exists.',
+    proveIt: 'input-required-once',
+    alsoSee: ['partial-answers'],
+    specIds: ['C10', 'T14', 'T15', 'T22'],
+  },
+  {
+    id: 'partial-answers',
+    question: 'Two questions are outstanding and the user answers only one. What happens?',
+    answer:
+      'A partial `tasks/update` is allowed. The answered key leaves `inputRequests` (this server removes it at once), the other stays, and the task stays `input_required` until that one is answered too; then it returns to `working`. Sending the first answer again changes nothing: an answered key is ignored.',
+    proveIt: 'partial-answers',
+    alsoSee: [],
+    specIds: ['T14', 'T15'],
+  },
+  {
+    id: 'cancel',
+    question: 'What does an acknowledged `tasks/cancel` guarantee?',
+    answer:
+      'Only that the request arrived. The ack is an empty `{resultType: "complete"}` and proves nothing about the work: cancellation is cooperative and eventually consistent. The task may stay `working` for a while and may still end `completed` or `failed` if the work finished first or cannot stop; `stubborn_migration` acknowledges the cancel and ends `completed`. The client reads the outcome from `tasks/get`, and `notifications/cancelled` plays no part for tasks.',
+    proveIt: 'ignores-cancel',
+    alsoSee: ['cancel-race'],
+    specIds: ['T9', 'T17'],
+  },
+  {
+    id: 'handle-not-session',
+    question: 'Why is a task a handle (a `taskId`) rather than part of a session?',
+    answer:
+      'Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, server node, reloaded page or second tab can poll. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like a missing one.',
+    proveIt: 'handle-not-session',
+    alsoSee: ['drop-after-create', 'reload-mid-task'],
+    specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
+  },
+  {
+    id: 'operational-consequence',
+    question: 'What is the operational consequence for whoever runs the server?',
+    answer:
+      'Tasks need storage that every server node can reach and that outlives one process. The task must be stored before its handle is sent, any node may be asked `tasks/get`, `tasks/update` or `tasks/cancel` for it, and the job must see answers and cancel requests that reached another node. Kept in one worker\'s memory, a task dies with the worker: after a kill its id answers `-32602`. In the playground\'s IndexedDB store it survives, and a fresh worker carries a resumable job on from its last checkpoint, under a lease so that two workers never run it at once.',
+    proveIt: 'kill-memory-store',
+    alsoSee: ['kill-durable-store'],
+    specIds: ['C1', 'T8', 'T13'],
+  },
+  {
+    id: 'polling',
+    question: 'How often should a client poll, and what should it do to survive a crash or reload?',
+    answer:
+      'At the task\'s `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return, and polling stays valid beside it. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.',
+    proveIt: 'poll-interval-honoured',
+    alsoSee: ['push-and-poll', 'reload-mid-task'],
+    specIds: ['C9', 'T6', 'T12', 'T18'],
+  },
+  {
+    id: 'ttl',
+    question: 'What does `ttlMs` mean, and what happens when it runs out?',
+    answer:
+      '`ttlMs` is the task\'s lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 by default. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. `flash_sale_quote` has `ttlMs` 4000 for a job of about 10 s, so it shows the whole path. A client may give up on a task whose TTL has passed.',
+    proveIt: 'ttl-expiry',
+    alsoSee: [],
+    specIds: ['T6', 'T13'],
+  },
+  {
+    id: 'what-changed',
+    question: 'What changed from the 2025-11-25 task design?',
+    answer:
+      'Tasks left the core protocol for the `io.modelcontextprotocol/tasks` extension, declared per request instead of once at `initialize`. The client no longer asks for a task with a `task` parameter, and tools no longer advertise `execution.taskSupport`: the server decides. The handle is flat (`resultType: "task"` beside the fields, which are now `ttlMs` and `pollIntervalMs`) instead of nested under `task`. `tasks/result` and `tasks/list` are gone (`-32601`): the result is inlined in `tasks/get`, input goes through `inputRequests` and `tasks/update`, and a task belongs to the caller\'s identity, not to a session.',
+    proveIt: 'removed-methods',
+    alsoSee: ['no-tool-flag', 'handle-not-session'],
+    specIds: ['T2', 'T7', 'T15', 'T21', 'M1', 'M2'],
+  },
+];

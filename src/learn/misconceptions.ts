@@ -1,0 +1,156 @@
+/**
+ * Common wrong statements about the Tasks extension, each with why it is
+ * wrong and the scenario that disproves it on the wire. M1-M5 are the
+ * digest's own list; the rest come from the same rules.
+ */
+import type { ScenarioId, SpecId } from './learn-ids.ts';
+
+export interface Misconception {
+  id: string;
+  /** The wrong statement, as people say it. */
+  myth: string;
+  /** Why it is wrong, in one or two sentences; `backticks` mark exact names. */
+  truth: string;
+  /** The scenario that disproves it ("Run the experiment"). */
+  experiment: ScenarioId;
+  specIds: readonly SpecId[];
+}
+
+export const MISCONCEPTIONS: readonly Misconception[] = [
+  {
+    id: 'tasks-result',
+    myth: 'The client calls `tasks/result` to block until the task finishes.',
+    truth:
+      'There is no `tasks/result` in 2026-07-28: the server answers `-32601`. The client polls `tasks/get`, which carries the `result` inline once the task is `completed`.',
+    experiment: 'removed-methods',
+    specIds: ['M1', 'T10', 'T21'],
+  },
+  {
+    id: 'task-support-flag',
+    myth: 'Each tool advertises `execution.taskSupport`, so the client knows which calls become tasks.',
+    truth:
+      '`tools/list` carries no such field. The server decides per request: the same `slow_compute` answers with a task when the request declares the extension, and synchronously when it does not.',
+    experiment: 'no-tool-flag',
+    specIds: ['M2', 'T2'],
+  },
+  {
+    id: 'connection-open',
+    myth: 'The connection that made the call must stay open until the task is done.',
+    truth:
+      'The task lives on the server, not in the connection. Drop the link right after the `CreateTaskResult`: after reconnecting, `tasks/get` with the same `taskId` follows it to the end.',
+    experiment: 'drop-after-create',
+    specIds: ['M3', 'C8', 'T12'],
+  },
+  {
+    id: 'tasks-are-core',
+    myth: 'Tasks are part of the core protocol and always available.',
+    truth:
+      'They are an extension, declared per request. Without `io.modelcontextprotocol/tasks` in the request\'s `clientCapabilities`, a call answers synchronously or with `-32021`, never with a task.',
+    experiment: 'extension-off',
+    specIds: ['M4', 'T1', 'T3'],
+  },
+  {
+    id: 'taskid-is-session',
+    myth: 'A `taskId` is a session id, tied to the connection or node that created it.',
+    truth:
+      'The same id works over a new connection, from a fresh server worker, after a reload and from a second tab. What it is tied to is the caller\'s identity: another identity gets `-32602`.',
+    experiment: 'handle-not-session',
+    specIds: ['M5', 'C1', 'T20'],
+  },
+  {
+    id: 'id-is-permission',
+    myth: 'Whoever knows a `taskId` can read the task and its result.',
+    truth:
+      'An id is a reference, not a permission. Every `tasks/*` request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like one that does not exist.',
+    experiment: 'handle-not-session',
+    specIds: ['T20', 'M5'],
+  },
+  {
+    id: 'iserror-is-failed',
+    myth: 'A tool that returns `isError: true` ends its task `failed`.',
+    truth:
+      'It ends `completed`, with the tool\'s error result in `result`. `failed` means a JSON-RPC error during execution, carried as `error` with a `code`.',
+    experiment: 'tool-vs-protocol-error',
+    specIds: ['T11', 'T10'],
+  },
+  {
+    id: 'cancel-ack-stops',
+    myth: 'Once `tasks/cancel` is acknowledged, the work has stopped.',
+    truth:
+      'The ack is an empty `{resultType: "complete"}` that says only that the request arrived. `stubborn_migration` keeps going after it and ends `completed`.',
+    experiment: 'ignores-cancel',
+    specIds: ['T17'],
+  },
+  {
+    id: 'cancel-always-cancelled',
+    myth: 'A task you cancel always ends `cancelled`.',
+    truth:
+      'Cancellation races the work: if the job finishes first, the task ends `completed` (or `failed`), and a terminal status never changes afterwards.',
+    experiment: 'cancel-race',
+    specIds: ['T17', 'T9'],
+  },
+  {
+    id: 'all-answers-at-once',
+    myth: 'When a task asks several questions, `tasks/update` must answer them all at once.',
+    truth:
+      'A partial set is allowed. The answered key leaves `inputRequests` and the task stays `input_required` until the rest arrive.',
+    experiment: 'partial-answers',
+    specIds: ['T15', 'T14'],
+  },
+  {
+    id: 'update-returns-state',
+    myth: 'The answer to `tasks/update` tells you whether your input was accepted.',
+    truth:
+      'Its ack is an empty `{resultType: "complete"}`, eventually consistent, and answers for unknown or already answered keys are silently ignored. The next `tasks/get` shows what changed.',
+    experiment: 'input-required-once',
+    specIds: ['T15'],
+  },
+  {
+    id: 'memory-is-enough',
+    myth: 'Keeping tasks in the server process\'s memory is fine.',
+    truth:
+      'Kill the worker and every task it held is gone: its id answers `-32602`. Tasks must outlive a process and be reachable from any node, so they need shared, durable storage.',
+    experiment: 'kill-memory-store',
+    specIds: ['T8', 'T13', 'C1'],
+  },
+  {
+    id: 'durable-restarts',
+    myth: 'After a crash, a stored task has to start its work again from the beginning.',
+    truth:
+      'With the IndexedDB store, a fresh worker takes a resumable job over once its lease has run out and carries it on from its last checkpoint, under the same `taskId`.',
+    experiment: 'kill-durable-store',
+    specIds: ['T8', 'T12'],
+  },
+  {
+    id: 'reload-loses-tasks',
+    myth: 'Reloading the page loses the tasks it was following.',
+    truth:
+      'The page keeps each `taskId` and what it knew in IndexedDB, and resumes polling after the reload without asking an answered question again.',
+    experiment: 'reload-mid-task',
+    specIds: ['T12', 'T14'],
+  },
+  {
+    id: 'poll-fast',
+    myth: 'Polling as fast as possible gets the result sooner.',
+    truth:
+      'The server suggests `pollIntervalMs` and may rate-limit faster polling; the client waits that long between `tasks/get` requests, and a task ends no sooner for being asked more often.',
+    experiment: 'poll-interval-honoured',
+    specIds: ['T12', 'T6'],
+  },
+  {
+    id: 'push-replaces-poll',
+    myth: 'With `subscriptions/listen` open, the client can stop polling.',
+    truth:
+      'Push is optional and a stream can drop. Each `notifications/tasks` carries what `tasks/get` would return, and polling stays valid beside it.',
+    experiment: 'push-and-poll',
+    specIds: ['T18', 'C9'],
+  },
+  {
+    id: 'tasks-live-forever',
+    myth: 'A task stays readable until someone collects its result.',
+    truth:
+      'Once `createdAt + ttlMs` has passed, the server may mark it `failed` and later delete it; then its id answers `-32602`.',
+    experiment: 'ttl-expiry',
+    specIds: ['T13', 'T6'],
+  },
+];
