@@ -146,6 +146,12 @@ test('M5, C1: a second tab follows the first tab\'s task by id, and its cancel r
   const taskId = await taskIdOf(first);
   await expect(serverStatus(first)).toHaveText('working');
 
+  // The card's "copy it" puts the bare taskId on the clipboard; it is all the second tab needs.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await first.getByRole('button', { name: 'copy it' }).click();
+  await expect(first.getByRole('button', { name: 'copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(taskId);
+
   await second.getByLabel('Follow task by id').fill(taskId);
   await second.getByRole('button', { name: 'Follow', exact: true }).click();
   const followed = cardById(second, taskId);
