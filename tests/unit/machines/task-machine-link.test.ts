@@ -5,62 +5,13 @@
  * pollIntervalMs after the last poll (C8, M3, T12).
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
-import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
+import type { DetailedTask } from '../../../src/protocol/task.ts';
+import { BASE, flush, follow as followTask, report, TASK_ID } from '../helpers/task-machine-driver.ts';
 
-const TASK_ID = 'task-link-1';
-const CREATED = '2026-07-28T10:00:00.000Z';
-const BASE = Date.parse(CREATED);
-
-const created = (overrides: Partial<CreateTaskResult> = {}): CreateTaskResult => ({
-  resultType: 'task',
-  taskId: TASK_ID,
-  status: 'working',
-  createdAt: CREATED,
-  lastUpdatedAt: CREATED,
-  ttlMs: null,
-  pollIntervalMs: 1000,
-  ...overrides,
-});
-
-const report = (status: TaskStatus, at: number, extra: Partial<DetailedTask> = {}): DetailedTask => ({
-  taskId: TASK_ID,
-  status,
-  createdAt: CREATED,
-  lastUpdatedAt: new Date(BASE + at).toISOString(),
-  ttlMs: null,
-  pollIntervalMs: 1000,
-  ...extra,
-});
-
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function follow(options: { poll?: (n: number, at: number) => DetailedTask | Promise<DetailedTask>; task?: Partial<CreateTaskResult> } = {}) {
-  const clock = new SimulatedClock();
-  const polls: { at: number; taskId: string }[] = [];
-  const machine = taskMachine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async ({ input }) => {
-        polls.push({ at: clock.now(), taskId: input.taskId });
-        return (options.poll ?? ((_, at) => report('working', at)))(polls.length, clock.now());
-      }),
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async () => {}),
-      sendCancel: fromPromise<void, { taskId: string }>(async () => {}),
-    },
-  });
-  const actor = createActor(machine, { clock, input: { task: created(options.task), toolName: 'slow_compute', now: () => BASE + clock.now() } }).start();
-  const advance = async (ms: number) => {
-    for (let i = 0; i < ms; i++) {
-      clock.increment(1);
-      await flush();
-    }
-  };
-  const send = async (event: Parameters<typeof actor.send>[0]) => {
-    actor.send(event);
-    await flush();
-  };
-  return { actor, clock, polls, advance, send, snap: () => actor.getSnapshot() };
+/** The shared driver, with tasks/get recorded as `polls`. */
+function follow(options: Parameters<typeof followTask>[0] = {}) {
+  const driven = followTask({ toolName: 'slow_compute', ...options });
+  return { ...driven, polls: driven.calls.get };
 }
 
 describe('taskMachine: the link region', () => {
@@ -104,14 +55,14 @@ describe('taskMachine: the link region', () => {
 
   it('C8: a tasks/get in flight when the link breaks stays polling (the client re-issues it) and its answer counts', async () => {
     let answer: (task: DetailedTask) => void = () => {};
-    const { advance, send, snap, polls } = follow({ poll: (n, at) => (n === 1 ? new Promise((r) => (answer = r)) : report('working', at)) });
+    const { advance, send, snap, polls } = follow({ poll: (n, at) => (n === 1 ? new Promise((r) => (answer = r)) : report('working', {}, at)) });
     await advance(1000);
     await send({ type: 'connection.lost', reason: 'dropped' });
     expect(snap().matches({ active: { lifecycle: 'polling', link: 'reconnecting' } })).toBe(true);
     await advance(3000);
     expect(polls).toHaveLength(1);
     await send({ type: 'connection.restored' });
-    answer(report('working', 4000, { statusMessage: 'answered after the reconnect' }));
+    answer(report('working', { statusMessage: 'answered after the reconnect' }, 4000));
     await flush();
     expect(snap().context.task.statusMessage).toBe('answered after the reconnect');
     expect(snap().matches({ active: { lifecycle: 'waiting', link: 'online' } })).toBe(true);
@@ -121,7 +72,7 @@ describe('taskMachine: the link region', () => {
     const { advance, send, snap, polls } = follow();
     await send({ type: 'connection.lost', reason: 'dropped' });
     await advance(2000);
-    await send({ type: 'task.notification', task: report('completed', 2000, { result: { content: [] } }) });
+    await send({ type: 'task.notification', task: report('completed', { result: { content: [] } }, 2000) });
     expect(snap().value).toBe('completed');
     expect(snap().context.outcome).toBe('completed');
     await advance(3000);
