@@ -31,7 +31,8 @@ export function fcParameters<T>(defaultRuns: number): fc.Parameters<T> {
     reporter: (details) => {
       if (!details.failed) return;
       const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''}`;
-      throw new Error(`${fc.defaultReportMessage(details)}\nReplay it with: ${replay} npx vitest run <this file>`);
+      const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      throw new Error(`${fc.defaultReportMessage(details)}\nGot: ${cause}\nReplay it with: ${replay} npx vitest run <this file>`, { cause: details.errorInstance });
     },
   };
 }
