@@ -81,12 +81,14 @@ const scenario = fc.record({
   steps: fc.array(fc.record({ answerFirst: fc.boolean(), command, gapMs: fc.integer({ min: 0, max: 2500 }) }), { minLength: 3, maxLength: 16 }),
 });
 
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
 /**
  * Runs first, before the random ones: an answer the network delivers twice,
  * the copy arriving while the job it answered is still at work (T15: it must
  * be ignored). Random runs find this only now and then.
  */
-const REPEATED_ANSWER: fc.Infer<typeof scenario> = {
+const REPEATED_ANSWER: Scenario = {
   seed: 1,
   conditions: { out: { latencyMs: 200, jitterMs: 150, lossRate: 0, duplicateRate: 0.5, reorderRate: 0 }, in: { latencyMs: 50, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorderRate: 0 } },
   steps: [
@@ -106,7 +108,7 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-async function run(kind: StoreKind, { seed, conditions: start, steps }: fc.Infer<typeof scenario>): Promise<RealStack> {
+async function run(kind: StoreKind, { seed, conditions: start, steps }: Scenario): Promise<RealStack> {
   vi.useFakeTimers(FAKE_TIMERS);
   vi.setSystemTime(Date.parse('2026-07-28T10:00:00Z'));
   const s = new RealStack(kind, seed, SERVER);
@@ -275,7 +277,7 @@ async function property(kind: StoreKind, runs: number): Promise<void> {
       }
     }),
     // Shrinking a failure is slow here: report what it has by then, before the test's own timeout.
-    { ...fcParameters<[fc.Infer<typeof scenario>]>(runs), examples: [[REPEATED_ANSWER]], interruptAfterTimeLimit: 60_000, markInterruptAsFailure: true },
+    { ...fcParameters<[Scenario]>(runs), examples: [[REPEATED_ANSWER]], interruptAfterTimeLimit: 60_000, markInterruptAsFailure: true },
   );
   for (const [what, count] of Object.entries(exercised)) expect(count, `runs that exercised ${what}`).toBeGreaterThan(0);
 }

@@ -29,7 +29,7 @@ import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 export const IDENTITY = 'learner';
 
 /** Timers and Date are fake; setImmediate stays real, because fake-indexeddb and the settling loop run on it. */
-export const FAKE_TIMERS = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] } as const;
+export const FAKE_TIMERS: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] };
 
 const realImmediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
