@@ -196,6 +196,7 @@ export class ServerNode implements ServerControl {
   #server: Promise<{ server: PlaygroundServer; close(): Promise<void> }>;
   readonly #links = new Set<{ close(reason: string): void }>();
   readonly #closing: Promise<void>[] = [];
+  #kills = 0;
 
   constructor(kind: StoreKind, ledger: Ledger, options: PlaygroundServerOptions) {
     this.#kind = kind;
@@ -241,11 +242,11 @@ export class ServerNode implements ServerControl {
       if (m.result?.resultType === 'task' && typeof m.result.taskId === 'string') {
         const taskId = m.result.taskId;
         const get = { jsonrpc: '2.0' as const, id: `check-${taskId}`, method: 'tasks/get', params: { taskId, _meta: requestMeta({ name: 'ledger', version: '0' }, { extensions: { 'io.modelcontextprotocol/tasks': {} } }) } };
-        const generation = this.generation;
-        // A server killed meanwhile answers nothing useful: that check says nothing either way.
+        const kills = this.#kills;
+        // A server killed meanwhile answers nothing useful (HTTP 499): that check says nothing either way.
         const gettable = viaHttpEntry(server, get, identity).then(
-          (reply) => ('result' in reply && (reply.result as { taskId?: string }).taskId === taskId) || this.generation !== generation,
-          () => this.generation !== generation,
+          (reply) => ('result' in reply && (reply.result as { taskId?: string }).taskId === taskId) || this.#kills !== kills,
+          () => this.#kills !== kills,
         );
         ledger.handles.push({ taskId, gettable });
       }
@@ -280,6 +281,7 @@ export class ServerNode implements ServerControl {
   kill(reason = 'server worker killed'): void {
     if (!this.running) return;
     this.running = false;
+    this.#kills++;
     for (const link of this.#links) link.close(reason);
     this.#links.clear();
     this.#closing.push(this.#server.then((s) => s.close()));
