@@ -65,6 +65,28 @@ export function httpHeadersFor(request: JsonRpcRequest): Record<string, string> 
   };
   const params = request.params ?? {};
   const name = TASK_ADDRESSED.has(request.method) ? params['taskId'] : request.method === Method.toolsCall ? params['name'] : undefined;
-  if (typeof name === 'string') headers['mcp-name'] = name;
+  if (typeof name === 'string') headers['mcp-name'] = headerSafe(name);
   return headers;
+}
+
+/** Visible ASCII, no surrounding spaces: a header value that means exactly what it says. */
+const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const BASE64_SENTINEL = /^=\?base64\?.*\?=$/s;
+
+/** Whether `value` can travel as an HTTP header value unchanged. */
+export function isPlainHeaderValue(value: string): boolean {
+  return PLAIN_HEADER_VALUE.test(value) && !BASE64_SENTINEL.test(value);
+}
+
+/**
+ * A tool name or taskId as an `Mcp-Name` value. Header values are bytes, and
+ * a name may hold any Unicode (or look like the encoding itself), so such a
+ * value travels as `=?base64?<UTF-8 in Base64>?=`, the form SEP-2243 defines
+ * and the SDK decodes before comparing it with the body.
+ */
+export function headerSafe(value: string): string {
+  if (isPlainHeaderValue(value)) return value;
+  let binary = '';
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
 }

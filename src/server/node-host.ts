@@ -2,8 +2,11 @@
  * Serves a playground server over Streamable HTTP on `node:http`, at `/mcp`.
  * Every request goes to the SDK's web-standard entry (`server.http.fetch`),
  * which owns the validation ladder (content type, JSON, envelope, -32022,
- * -32020 header checks). Two things happen here first: the body size limit
- * (1 MiB, enforced while reading) and identity (T20, from the bearer token).
+ * -32020 header checks). Three things happen here first: the body size limit
+ * (1 MiB, enforced while reading), the body's UTF-8 (checked while reading:
+ * JSON text is UTF-8, and a decoder that quietly replaced bad bytes would
+ * hand the tools strings the client never sent) and identity (T20, from the
+ * bearer token).
  * The one exception is a `subscriptions/listen` for `taskIds` (T18, C9): the
  * SDK's listen router drops task filters, so, as in the worker host, those
  * go to `server.subscriptions` and are streamed as SSE from here.
@@ -92,7 +95,7 @@ async function serve(server: PlaygroundServer, req: IncomingMessage, res: Server
   const declaredLength = Number(req.headers['content-length']);
   if (declaredLength > MAX_BODY_BYTES) return tooLarge(res);
 
-  const body = limitedBody(req, MAX_BODY_BYTES);
+  const body = checkedBody(req, MAX_BODY_BYTES);
   const aborted = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();
@@ -108,7 +111,7 @@ async function serve(server: PlaygroundServer, req: IncomingMessage, res: Server
   // Only a listen is read here, and only to see whether it asks for taskIds (routed on Mcp-Method, T19).
   if (req.headers['mcp-method'] === Method.subscriptionsListen && isJsonContentType(req.headers['content-type'])) {
     const text = await request.text().catch(() => undefined);
-    if (text === undefined) return body.tooLarge ? tooLarge(res) : sendJson(res, 400, rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'));
+    if (text === undefined) return body.refusal ? refuse(res, body.refusal) : sendJson(res, 400, rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'));
     const listen = asTaskListen(text);
     if (listen) return serveTaskListen(server, req, res, listen, identity, streams);
     request = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: aborted.signal });
@@ -118,12 +121,12 @@ async function serve(server: PlaygroundServer, req: IncomingMessage, res: Server
   try {
     response = await server.http.fetch(request, identity === undefined ? {} : { authInfo: authInfoFor(identity) });
   } catch (error) {
-    if (body.tooLarge) return tooLarge(res);
+    if (body.refusal) return refuse(res, body.refusal);
     throw error;
   }
-  if (body.tooLarge) {
+  if (body.refusal) {
     await response.body?.cancel().catch(() => {});
-    return tooLarge(res);
+    return refuse(res, body.refusal);
   }
   await sendWeb(response, res);
 }
@@ -140,32 +143,41 @@ export function bearerToken(header: string | undefined): string | undefined | nu
   return match?.[1] ?? null;
 }
 
+/** Why a body was refused while it was read. */
+type BodyRefusal = 'too-large' | 'not-utf8';
+
 /**
  * The node request body as a web stream that errors once more than `max`
- * bytes have arrived, and stops reading from the socket then: Content-Length
- * may be absent (chunked) or wrong, so the count is what is trusted.
+ * bytes have arrived, or at the first byte that is not UTF-8, and stops
+ * reading from the socket then: Content-Length may be absent (chunked) or
+ * wrong, so the count is what is trusted.
  */
-function limitedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; readonly tooLarge: boolean } {
+function checkedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; readonly refusal: BodyRefusal | undefined } {
   let received = 0;
   let finished = false;
-  const state = { tooLarge: false, stream: undefined as unknown as ReadableStream<Uint8Array> };
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const state = { refusal: undefined as BodyRefusal | undefined, stream: undefined as unknown as ReadableStream<Uint8Array> };
   state.stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      const refuse = (refusal: BodyRefusal): void => {
+        finished = true;
+        state.refusal = refusal;
+        req.pause();
+        controller.error(new Error(refusal === 'too-large' ? `request body over ${max} bytes` : 'request body is not UTF-8'));
+      };
       req.on('data', (chunk: Buffer) => {
         if (finished) return;
         received += chunk.length;
-        if (received > max) {
-          finished = true;
-          state.tooLarge = true;
-          req.pause();
-          controller.error(new Error(`request body over ${max} bytes`));
-          return;
-        }
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+        if (received > max) return refuse('too-large');
+        const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+        if (!isUtf8(utf8, bytes)) return refuse('not-utf8');
+        controller.enqueue(bytes);
         if ((controller.desiredSize ?? 1) <= 0) req.pause();
       });
       req.on('end', () => {
         if (finished) return;
+        // A multi-byte sequence cut off at the very end is not UTF-8 either.
+        if (!isUtf8(utf8)) return refuse('not-utf8');
         finished = true;
         controller.close();
       });
@@ -183,6 +195,24 @@ function limitedBody(req: IncomingMessage, max: number): { stream: ReadableStrea
     },
   });
   return state;
+}
+
+/** Feeds the next chunk (none: the end) to a fatal streaming decoder; false at the first invalid sequence. */
+function isUtf8(decoder: TextDecoder, chunk?: Uint8Array): boolean {
+  try {
+    if (chunk) decoder.decode(chunk, { stream: true });
+    else decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function refuse(res: ServerResponse, refusal: BodyRefusal): void {
+  if (refusal === 'too-large') return tooLarge(res);
+  // JSON text is UTF-8 (RFC 8259, section 8.1): bytes that are not cannot be JSON.
+  res.setHeader('connection', 'close');
+  sendJson(res, 400, rpcError(ErrorCode.ParseError, 'Parse error: the request body is not valid UTF-8'));
 }
 
 function tooLarge(res: ServerResponse): void {

@@ -6,9 +6,10 @@
  * method gates). The headers are derived from the body exactly as a
  * Streamable HTTP client derives them (T19).
  */
-import { ErrorCode } from '../protocol/constants.ts';
-import { httpHeadersFor } from '../protocol/envelope.ts';
+import { ErrorCode, PROTOCOL_VERSION } from '../protocol/constants.ts';
+import { httpHeadersFor, isPlainHeaderValue } from '../protocol/envelope.ts';
 import { errorResponse, parseMessage, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import type { RpcError } from '../protocol/task.ts';
 import type { PlaygroundServer } from './playground-server.ts';
 import { isTaskListen, type Subscription } from './task-subscriptions.ts';
 
@@ -46,12 +47,18 @@ export function servePort(server: PlaygroundServer, port: PortLike, identity: st
       case 'error':
         return; // This server sends no requests to the client, so no response is awaited.
       case 'request':
-        if (isTaskListen(parsed.message)) {
-          const subscription = await server.subscriptions.open(parsed.message, identity, send);
-          if (subscription) subscriptions.set(subscription.id, subscription);
-          return;
+        try {
+          if (isTaskListen(parsed.message)) {
+            const subscription = await server.subscriptions.open(parsed.message, identity, send);
+            if (subscription) subscriptions.set(subscription.id, subscription);
+            return;
+          }
+          send(await viaHttpEntry(server, parsed.message, identity));
+        } catch (error) {
+          // Every request gets its answer, whatever broke: a client must never wait for nothing (C7).
+          console.error('[server] unexpected failure while serving a request', error);
+          send(errorResponse(parsed.message.id, { code: ErrorCode.InternalError, message: 'Internal error' }));
         }
-        send(await viaHttpEntry(server, parsed.message, identity));
     }
   }
 
@@ -72,14 +79,38 @@ export function servePort(server: PlaygroundServer, port: PortLike, identity: st
 
 /** Answers one request through the SDK's HTTP entry and returns the JSON-RPC response. */
 export async function viaHttpEntry(server: PlaygroundServer, request: JsonRpcRequest, identity: string): Promise<JsonRpcMessage> {
-  const response = await server.http.fetch(
-    new Request('http://worker.local/mcp', { method: 'POST', headers: httpHeadersFor(request), body: JSON.stringify(request) }),
-    { authInfo: { token: identity, clientId: identity, scopes: [] } },
-  );
+  const http = asHttpRequest(request);
+  if (!(http instanceof Request)) return errorResponse(request.id, http);
+  const response = await server.http.fetch(http, { authInfo: { token: identity, clientId: identity, scopes: [] } });
   const body: unknown = await response.json().catch(() => undefined);
   const parsed = parseMessage(body);
   if (parsed.kind === 'result' || parsed.kind === 'error') return { ...parsed.message, id: request.id };
   return errorResponse(request.id, { code: ErrorCode.InternalError, message: `Server produced no JSON-RPC response (HTTP ${response.status})` });
+}
+
+/**
+ * The request as the POST a Streamable HTTP client would send, or the error
+ * for one no client could send: a postMessage carries values JSON cannot
+ * (BigInt, cycles), and strings no header can (a method or version outside
+ * visible ASCII). Tool names and taskIds are encoded instead (`headerSafe`).
+ */
+function asHttpRequest(request: JsonRpcRequest): Request | RpcError {
+  if (!isPlainHeaderValue(request.method)) {
+    return { code: ErrorCode.MethodNotFound, message: `Method not found: ${JSON.stringify(request.method)} is no MCP method` };
+  }
+  const headers = httpHeadersFor(request);
+  const version = headers['mcp-protocol-version'] ?? '';
+  if (!isPlainHeaderValue(version)) {
+    return { code: ErrorCode.UnsupportedProtocolVersion, message: 'Unsupported protocol version', data: { supported: [PROTOCOL_VERSION], requested: version } };
+  }
+  let body: string;
+  try {
+    body = JSON.stringify(request);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { code: ErrorCode.InvalidRequest, message: `Invalid JSON-RPC message: it cannot be written as JSON (${why})` };
+  }
+  return new Request('http://worker.local/mcp', { method: 'POST', headers, body });
 }
 
 function idOf(data: unknown): string | number | null {

@@ -1,0 +1,152 @@
+/**
+ * Fuzzing the worker's entry (port host) over a real MessageChannel: random
+ * values, and valid requests broken on purpose (wrong types, unknown
+ * methods, tools and taskIds, bad envelopes, huge strings, deep nesting,
+ * `__proto__` / `constructor` keys, values JSON cannot hold). After every
+ * input: a request got exactly one answer, with its id; a broken one got a
+ * JSON-RPC error with a code it may be refused with (C7); the server logged
+ * no failure of its own; a task created before the fuzzing is unchanged and
+ * still answers `tasks/get` (T20: nobody else can touch it); nothing was
+ * added to Object.prototype.
+ *
+ * Seeded and bounded (see helpers/fc-run.ts for FC_SEED, FC_RUNS, FC_PATH).
+ */
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { servePort } from '../../../src/server/port-host.ts';
+import type { TaskRecord } from '../../../src/server/task-store.ts';
+import { fcParameters } from '../helpers/fc-run.ts';
+import { expectsNoAnswer, isErrorResponse, mutatedRequest, randomValue, TEMPLATE_ID } from '../helpers/fuzz-inputs.ts';
+import { createHarness, pollUntil, type Harness } from '../helpers/harness.ts';
+
+let h: Harness;
+let victim: string;
+let before: Omit<TaskRecord, 'lease'>;
+let nextId = 1;
+
+/** The facts of a task that only a request could change (the lease is renewed by heartbeat). */
+async function factsOf(taskId: string): Promise<Omit<TaskRecord, 'lease'>> {
+  const record = await h.server.store.get(taskId);
+  if (!record) throw new Error(`task ${taskId} is gone`);
+  const { lease: _lease, ...facts } = record;
+  return facts;
+}
+
+beforeAll(async () => {
+  h = await createHarness({}, 'alice');
+  const handle = await h.client.request('tools/call', { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } }, { tasks: true });
+  victim = String(handle['taskId']);
+  await pollUntil(h.client, victim, (task) => task['status'] === 'input_required');
+  before = await factsOf(victim);
+});
+afterAll(async () => h.close());
+
+const errors = vi.spyOn(console, 'error');
+afterEach(() => errors.mockClear());
+
+/** Sends one value on a fresh link as `identity`; collects what comes back until `quietMs` pass with nothing new. */
+async function exchange(value: unknown, identity: string, quietMs: number): Promise<unknown[]> {
+  const channel = new MessageChannel();
+  const host = servePort(h.server, channel.port1, identity);
+  const replies: unknown[] = [];
+  let heard: () => void = () => {};
+  channel.port2.addEventListener('message', (event) => {
+    replies.push(event.data);
+    heard();
+  });
+  channel.port2.start();
+  channel.port2.postMessage(value);
+  const wait = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    heard = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  // The first answer may take a while on a busy machine; after it, any second one comes at once.
+  if (!expectsNoAnswer(value)) await wait(5000);
+  await wait(quietMs);
+  host.close();
+  channel.port2.close();
+  return replies;
+}
+
+/** The invariants that hold after every input, whatever it was. */
+async function expectNothingElseTouched(): Promise<void> {
+  expect(await factsOf(victim)).toEqual(before);
+  const seen = await h.client.request('tasks/get', { taskId: victim }, { tasks: true });
+  expect(seen).toMatchObject({ taskId: victim, status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+  expect(Object.prototype).not.toHaveProperty('polluted');
+  expect(errors).not.toHaveBeenCalled();
+}
+
+describe('fuzzing the port host (worker entry)', () => {
+  it('C7, T20: every broken request gets one JSON-RPC error with a fitting code; nothing else is touched', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('alice', 'mallory'), mutatedRequest(victim), async (identity, request) => {
+        const { message, refusal } = request;
+        // Unique ids, so a late answer to an earlier case could never pass for this one's.
+        if (message['id'] === TEMPLATE_ID) message['id'] = nextId++;
+        const params = message['params'];
+        // A valid request by the task's owner may change it: only broken ones may name it.
+        if (identity === 'alice' && !refusal && typeof params === 'object' && params !== null && 'taskId' in params) {
+          (params as Record<string, unknown>)['taskId'] = 'made-up-task-id';
+        }
+        const replies = await exchange(message, identity, 20);
+        expect(replies, request.labels.join('; ')).toHaveLength(1);
+        const [reply] = replies as Record<string, unknown>[];
+        const validId = typeof message['id'] === 'string' || Number.isInteger(message['id']);
+        if (validId) expect(reply!['id']).toBe(message['id']);
+        if (refusal) {
+          expect(isErrorResponse(reply), `${request.labels.join('; ')} -> ${JSON.stringify(reply).slice(0, 300)}`).toBe(true);
+          expect(refusal, `${request.labels.join('; ')} -> ${JSON.stringify(reply).slice(0, 300)}`).toContain((reply as { error: { code: number } }).error.code);
+        } else {
+          // Left valid: answered, never with an internal error.
+          expect(isErrorResponse(reply) ? (reply as { error: { code: number } }).error.code : 'result', request.labels.join('; ')).not.toBe(-32603);
+        }
+        await expectNothingElseTouched();
+      }),
+      fcParameters(150),
+    );
+  });
+
+  it('C7: any value at all gets a JSON-RPC error (-32600), or no answer when it is a notification or a response', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('alice', 'mallory'), randomValue, async (identity, value) => {
+        const replies = await exchange(value, identity, 10);
+        if (expectsNoAnswer(value)) {
+          expect(replies).toEqual([]);
+        } else {
+          expect(replies).toHaveLength(1);
+          expect(isErrorResponse(replies[0])).toBe(true);
+          expect((replies[0] as { error: { code: number } }).error.code).toBe(-32600);
+        }
+        await expectNothingElseTouched();
+      }),
+      fcParameters(150),
+    );
+  });
+
+  it('C7: values only structured clone can carry (BigInt, cycles) and strings no header can hold get an error, not silence', async () => {
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle['self'] = cycle;
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const cases: [string, Record<string, unknown>, number][] = [
+      ['a BigInt param', { method: 'tools/list', params: { n: 10n, _meta: meta } }, -32600],
+      ['a cyclic param', { method: 'tools/list', params: { loop: cycle, _meta: meta } }, -32600],
+      ['a method outside ASCII', { method: 'tools/💥', params: { _meta: meta } }, -32601],
+      ['a method with CR LF', { method: 'tools/list\r\nX-Injected: 1', params: { _meta: meta } }, -32601],
+      ['a protocol version outside ASCII', { method: 'tools/list', params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2026-07-28💥' } } }, -32022],
+      // Mcp-Name travels Base64-encoded (SEP-2243), so these reach the task rules.
+      ['a taskId outside ASCII', { method: 'tasks/get', params: { taskId: 'tâche-💥', _meta: meta } }, -32602],
+      ['a taskId that looks like the encoding', { method: 'tasks/get', params: { taskId: '=?base64?AAA?=', _meta: meta } }, -32602],
+      ['a tool name outside ASCII', { method: 'tools/call', params: { name: 'grüßen', arguments: {}, _meta: meta } }, -32602],
+    ];
+    for (const [label, body, code] of cases) {
+      const id = nextId++;
+      const replies = await exchange({ jsonrpc: '2.0', id, ...body }, 'mallory', 20);
+      expect(replies, label).toEqual([{ jsonrpc: '2.0', id, error: expect.objectContaining({ code }) }]);
+      await expectNothingElseTouched();
+    }
+  });
+});
