@@ -78,8 +78,8 @@ export interface Observation {
   pageLoadedAt: number;
 }
 
-/** A wire row, with the connection it crossed (undefined: the page's own client). */
-export type ScenarioWireRow = WireRow & { connection?: string | undefined };
+/** A wire row; `connection` names the client when it is not the page's own. */
+export type ScenarioWireRow = WireRow;
 
 /** Every wire row matching all the given fields (a field given as undefined matches nothing: no task yet, no rows). */
 export function rowsWhere(

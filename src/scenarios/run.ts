@@ -183,7 +183,11 @@ export class ScenarioRun {
     try {
       if (step.delayMs) await new Promise<void>((resolve) => (this.#timer = this.#scheduler.setTimeout(() => resolve(), step.delayMs!)));
       if (generation !== this.#generation) return;
-      await step.run?.(this.#stage, this.#observe(), (wait, timeoutMs) => this.#waitFor(wait, timeoutMs ?? 10_000, generation));
+      await step.run?.(this.#stage, {
+        obs: this.#observe(),
+        waitFor: (wait, timeoutMs) => this.#waitFor(wait, timeoutMs ?? 10_000, generation),
+        fast: this.#snapshot.speed === 'max',
+      });
     } catch (error) {
       if (generation !== this.#generation) return;
       this.#setStep(index, { status: 'error', note: `the step failed: ${error instanceof Error ? error.message : String(error)}` });

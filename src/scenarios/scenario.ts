@@ -34,8 +34,19 @@ export interface Wait {
   holds(obs: Observation): boolean;
 }
 
-/** Resolves with the observation once `wait` holds; rejects after `timeoutMs` (default 10 s). */
-export type WaitFor = (wait: Wait, timeoutMs?: number) => Promise<Observation>;
+/** What a step's action gets besides the stage. */
+export interface StepContext {
+  /** The facts so far (e.g. the taskId to probe). */
+  obs: Observation;
+  /**
+   * Resolves with the observation once `wait` holds (rejects after
+   * `timeoutMs`, default 10 s): for an action that must race the server
+   * (cancel the moment a task is working), whatever the speed or a learner's pace.
+   */
+  waitFor(wait: Wait, timeoutMs?: number): Promise<Observation>;
+  /** Playing at full speed (CI, `speed=max`): jobs may be given shorter durations. */
+  fast: boolean;
+}
 
 /**
  * A "predict the next state" question (the drill): asked before the step
@@ -60,12 +71,8 @@ export interface Step {
   narration: string;
   /** Real ms to wait before the action (time the server needs, e.g. until a TTL passes). */
   delayMs?: number;
-  /**
-   * What the step does; gets the facts so far (e.g. the taskId to probe), and
-   * `waitFor` for an action that must race the server (cancel the moment a
-   * task is working), whatever the speed or a learner's pace.
-   */
-  run?(stage: ScenarioStage, obs: Observation, waitFor: WaitFor): void | Promise<void>;
+  /** What the step does to the playground. */
+  run?(stage: ScenarioStage, context: StepContext): void | Promise<void>;
   /**
    * When to judge the step. Without it, the step ends as soon as all its
    * `eventually` expectations are green (or at the timeout).

@@ -55,6 +55,6 @@ export interface ScenarioStage {
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void;
   /** The "also subscribe" switch: subscriptions/listen for the followed tasks (T18). */
   setPush(on: boolean): void;
-  /** Reloads the page; the run carries on after the load from what was saved. */
-  reload(): void;
+  /** Reloads the page; never resolves: the run carries on after the load from what was saved. */
+  reload(): Promise<never>;
 }

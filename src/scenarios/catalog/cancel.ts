@@ -16,11 +16,11 @@ export const cancelRace = defineScenario({
       id: 'race',
       title: 'Cancel a task that is about to finish',
       narration:
-        'slow_compute (2 s) starts. The moment it is followed, the link to the server is slowed to 2.5 s one way, and the learner presses Cancel. The tasks/cancel is still on the wire when the job finishes.',
-      run: async (stage, _obs, waitFor) => {
-        stage.callTool('slow_compute', { seconds: 2 }, true);
+        'slow_compute (half a second of work) starts. The moment it is followed, the link to the server is slowed to 1.5 s one way, and the learner presses Cancel. The tasks/cancel is still on the wire when the job finishes.',
+      run: async (stage, { waitFor }) => {
+        stage.callTool('slow_compute', { seconds: 0.5 }, true);
         const obs = await waitFor(taskFollowed('slow_compute'));
-        stage.setConditions('out', { latencyMs: 2500, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorderRate: 0 });
+        stage.setConditions('out', { latencyMs: 1500, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorderRate: 0 });
         stage.cancel(taskOf(obs, 'slow_compute')?.taskId ?? '');
       },
       until: taskFinished('slow_compute'),
@@ -45,7 +45,7 @@ export const ignoresCancel = defineScenario({
       id: 'cancel',
       title: 'Cancel a migration',
       narration: 'stubborn_migration copies rows in one transaction. As soon as it reports working, the learner presses Cancel; the server acknowledges at once.',
-      run: async (stage, _obs, waitFor) => {
+      run: async (stage, { waitFor }) => {
         stage.callTool('stubborn_migration', { rows: 50_000 }, true);
         const obs = await waitFor(taskReported('stubborn_migration', 'working'));
         stage.cancel(taskOf(obs, 'stubborn_migration')?.taskId ?? '');

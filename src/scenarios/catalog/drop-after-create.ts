@@ -16,10 +16,10 @@ export const dropAfterCreate = defineScenario({
       id: 'call',
       title: 'Arm the fault, then call',
       narration:
-        'A fault is scheduled on the network: "when the next CreateTaskResult arrives, drop the connection". Then slow_compute (3 s) is called. The handle gets through, and the link dies right behind it.',
-      run: (stage) => {
+        'A fault is scheduled on the network: "when the next CreateTaskResult arrives, drop the connection". Then slow_compute (a few seconds) is called. The handle gets through, and the link dies right behind it.',
+      run: (stage, { fast }) => {
         stage.arm('create-task-result', { kind: 'drop' });
-        stage.callTool('slow_compute', { seconds: 3 }, true);
+        stage.callTool('slow_compute', { seconds: fast ? 1.5 : 4 }, true);
       },
       until: taskFollowed('slow_compute'),
       expect: [

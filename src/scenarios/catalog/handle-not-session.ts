@@ -17,15 +17,15 @@ export const handleNotSession = defineScenario({
     {
       id: 'start',
       title: 'Start a task',
-      narration: 'slow_compute (10 s), as the identity learner. The server keeps it in IndexedDB, which every tab of this browser shares.',
-      run: (stage) => stage.callTool('slow_compute', { seconds: 10 }, true),
+      narration: 'slow_compute (long enough to visit it from elsewhere), as the identity learner. The server keeps it in IndexedDB, which every tab of this browser shares.',
+      run: (stage, { fast }) => stage.callTool('slow_compute', { seconds: fast ? 6 : 30 }, true),
       until: taskReported('slow_compute', 'working'),
     },
     {
       id: 'new-connection',
       title: 'From a new connection',
       narration: `A second connection is opened to the same server, as learner too, over a fresh MessagePort (its rows are marked "${SECOND_CONNECTION}"). It has never seen this task, and asks tasks/get {taskId}.`,
-      run: async (stage, obs) => {
+      run: async (stage, { obs }) => {
         await stage.openConnection(SECOND_CONNECTION, 'learner');
         stage.probe('tasks/get (new connection)', 'tasks/get', { taskId: taskOf(obs, 'slow_compute')?.taskId ?? '' }, { declare: true, connection: SECOND_CONNECTION });
       },
@@ -38,7 +38,7 @@ export const handleNotSession = defineScenario({
       id: 'other-identity',
       title: 'From another identity',
       narration: `Now a connection as ${OTHER_IDENTITY}, who did not create the task, asks tasks/get and then tasks/cancel with the same taskId. A taskId is a reference, not a permission.`,
-      run: async (stage, obs) => {
+      run: async (stage, { obs }) => {
         await stage.openConnection(OTHER_IDENTITY, OTHER_IDENTITY);
         const taskId = taskOf(obs, 'slow_compute')?.taskId ?? '';
         stage.probe('tasks/get (mallory)', 'tasks/get', { taskId }, { declare: true, connection: OTHER_IDENTITY });

@@ -59,7 +59,7 @@ export const inputRequiredOnce = defineScenario({
       id: 'answer',
       title: 'Answer once',
       narration: 'The learner accepts: {confirm: true}. One tasks/update carries it; the ack is an empty result. The task goes back to working and completes.',
-      run: (stage, obs) => {
+      run: (stage, { obs }) => {
         const taskId = taskOf(obs, 'confirm_delete')?.taskId ?? '';
         stage.answer(taskId, 'confirm', { action: 'accept', content: { confirm: true } });
       },
@@ -96,7 +96,7 @@ export const partialAnswers = defineScenario({
       id: 'one',
       title: 'Answer only the name',
       narration: 'One tasks/update with just {name}. A partial set is allowed: the server takes it, and the task stays input_required, now listing only color.',
-      run: (stage, obs) => stage.answer(taskOf(obs, 'multi_input')?.taskId ?? '', 'name', { action: 'accept', content: { name: 'Ada' } }),
+      run: (stage, { obs }) => stage.answer(taskOf(obs, 'multi_input')?.taskId ?? '', 'name', { action: 'accept', content: { name: 'Ada' } }),
       until: {
         description: 'a poll after the update that lists only color',
         holds: (obs) => {
@@ -117,7 +117,7 @@ export const partialAnswers = defineScenario({
       id: 'other',
       title: 'Answer the colour',
       narration: 'The second tasks/update answers color. All keys are in: the task goes back to working and completes with both answers.',
-      run: (stage, obs) => stage.answer(taskOf(obs, 'multi_input')?.taskId ?? '', 'color', { action: 'accept', content: { color: 'teal' } }),
+      run: (stage, { obs }) => stage.answer(taskOf(obs, 'multi_input')?.taskId ?? '', 'color', { action: 'accept', content: { color: 'teal' } }),
       until: taskFinished('multi_input'),
       expect: [
         taskEnds('completed', 'multi_input', 'completed'),

@@ -1,7 +1,16 @@
 import { expectThat, taskEnds, taskIs } from '../expect.ts';
-import { describeRow, rowsWhere, taskOf } from '../observation.ts';
+import { describeRow, rowsWhere, type Observation, type ScenarioWireRow } from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
 import { polledAtLeast, taskFinished } from '../waits.ts';
+
+/** The CreateTaskResult (kept in the page's log across the reload). */
+const handleRow = (obs: Observation): ScenarioWireRow | undefined => rowsWhere(obs, { direction: 'in', method: 'tools/call' }).find((row) => row.gist.startsWith('task'));
+
+/** This page was loaded after the task was created: the reload happened. */
+const reloaded = (obs: Observation): boolean => {
+  const handle = handleRow(obs);
+  return handle !== undefined && obs.pageLoadedAt > handle.at;
+};
 
 export const reloadMidTask = defineScenario({
   id: 'reload-mid-task',
@@ -23,15 +32,15 @@ export const reloadMidTask = defineScenario({
       title: 'Reload the page',
       narration: 'A real reload: every actor, connection and timer of this page is gone. The scenario\'s place is kept in sessionStorage; the taskId in IndexedDB.',
       run: (stage) => stage.reload(),
-      until: { description: 'a tasks/get answered after the reload', holds: (obs) => rowsWhere(obs, { direction: 'in', method: 'tasks/get' }).some((row) => row.at > obs.pageLoadedAt) },
+      until: { description: 'a tasks/get answered after the reload', holds: (obs) => reloaded(obs) && rowsWhere(obs, { direction: 'in', method: 'tasks/get' }).some((row) => row.at > obs.pageLoadedAt) },
       timeoutMs: 30_000,
       expect: [
         expectThat('reloaded', 'the page was reloaded after the task started', (obs) => {
-          const created = rowsWhere(obs, { direction: 'in', method: 'tools/call' }).find((row) => row.gist.startsWith('task'));
-          return { pass: created !== undefined && obs.pageLoadedAt > created.at, saw: created ? `page loaded ${obs.pageLoadedAt > created.at ? 'after' : 'before'} the CreateTaskResult` : 'no CreateTaskResult kept in the log' };
+          const created = handleRow(obs);
+          return { pass: reloaded(obs), saw: created ? `page loaded ${obs.pageLoadedAt > created.at ? 'after' : 'before'} the CreateTaskResult` : 'no CreateTaskResult kept in the log' };
         }),
         expectThat('same-id', 'the reloaded page polls the same taskId (T12, M5)', (obs) => {
-          const created = rowsWhere(obs, { direction: 'in', method: 'tools/call' }).find((row) => row.gist.startsWith('task'));
+          const created = handleRow(obs);
           const after = rowsWhere(obs, { direction: 'out', method: 'tasks/get' }).filter((row) => row.at > obs.pageLoadedAt);
           const hit = after.find((row) => row.taskId !== undefined && row.taskId === created?.taskId);
           return { pass: hit !== undefined, saw: hit ? describeRow(hit) : `${after.length} tasks/get since the reload, none for ${created?.taskId ?? 'the created task'}` };

@@ -12,15 +12,15 @@ export const removedMethods = defineScenario({
     {
       id: 'start',
       title: 'Start a task',
-      narration: 'A slow_compute task (3 s), so there is a real taskId to ask about.',
-      run: (stage) => stage.callTool('slow_compute', { seconds: 3 }, true),
+      narration: 'A slow_compute task (a few seconds), so there is a real taskId to ask about.',
+      run: (stage, { fast }) => stage.callTool('slow_compute', { seconds: fast ? 1.5 : 4 }, true),
       until: taskFollowed('slow_compute'),
     },
     {
       id: 'probe',
       title: 'Ask for tasks/result and tasks/list',
       narration: 'The 2025-11-25 draft had tasks/result (block until done) and tasks/list. We send both, declaring the extension, with the real taskId.',
-      run: (stage, obs) => {
+      run: (stage, { obs }) => {
         const taskId = taskOf(obs, 'slow_compute')?.taskId ?? '';
         stage.probe('tasks/result', 'tasks/result', { taskId }, { declare: true });
         stage.probe('tasks/list', 'tasks/list', {}, { declare: true });

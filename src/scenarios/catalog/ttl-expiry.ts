@@ -28,7 +28,7 @@ export const ttlExpiry = defineScenario({
       title: 'Later, the id is unknown',
       narration: 'This server deletes a flash-sale quote 4 s after it expired. We wait, then ask tasks/get for the old id: the server answers exactly as for an id it never issued.',
       delayMs: 5500,
-      run: (stage, obs) => stage.probe('tasks/get after deletion', 'tasks/get', { taskId: taskOf(obs, 'flash_sale_quote')?.taskId ?? '' }, { declare: true }),
+      run: (stage, { obs }) => stage.probe('tasks/get after deletion', 'tasks/get', { taskId: taskOf(obs, 'flash_sale_quote')?.taskId ?? '' }, { declare: true }),
       until: probesAnswered('tasks/get after deletion'),
       expect: [probeFails('not-found', 'tasks/get for the deleted id answered -32602 (T13)', 'tasks/get after deletion', -32602)],
     },

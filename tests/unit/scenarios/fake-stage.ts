@@ -19,7 +19,7 @@ export class FakeStage implements ScenarioStage {
 
   /** A row arrives (only the fields the tests look at matter). */
   addRow(row: Partial<WireRow>): void {
-    const full: WireRow = { seq: this.obs.wire.length + 1, at: this.#now(), direction: 'in', kind: 'result', method: undefined, id: 1, taskId: undefined, gist: '', reissueOf: undefined, reissueReason: undefined, net: undefined, message: {}, search: '', ...row };
+    const full: WireRow = { seq: this.obs.wire.length + 1, at: this.#now(), direction: 'in', kind: 'result', method: undefined, id: 1, taskId: undefined, gist: '', reissueOf: undefined, reissueReason: undefined, net: undefined, message: {}, search: '', connection: undefined, ...row };
     this.obs = { ...this.obs, wire: [...this.obs.wire, full] };
   }
 
@@ -67,7 +67,8 @@ export class FakeStage implements ScenarioStage {
   setPush(on: boolean): void {
     this.actions.push(`push ${on}`);
   }
-  reload(): void {
+  reload(): Promise<never> {
     this.actions.push('reload');
+    return new Promise<never>(() => {});
   }
 }

@@ -219,7 +219,7 @@ describe('ScenarioRun', () => {
           id: 'race',
           title: 'Race',
           narration: 'Cancel as soon as it is followed.',
-          run: async (stage, _obs, waitFor) => {
+          run: async (stage, { waitFor }) => {
             stage.callTool('slow_compute', {}, true);
             const obs = await waitFor(taskFollowed('slow_compute'));
             stage.cancel(obs.tasks[0]!.taskId);
