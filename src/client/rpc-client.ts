@@ -127,6 +127,11 @@ export class RpcClient {
     return this.#state;
   }
 
+  /** Requests sent (or waiting for a link) that have no answer yet. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
   /** Opens the first link. */
   async start(): Promise<void> {
     await this.#open();

@@ -256,12 +256,12 @@ export class ScenarioRun {
   #judge(index: number, stopRun: boolean): void {
     const obs = this.#observe();
     this.#checkExpectations(obs);
-    const step = this.scenario.steps[index]!;
     this.#set({
       expectations: this.#snapshot.expectations.map((e) => (e.stepIndex === index && e.kind === 'eventually' && e.status === 'checking' ? { ...e, status: 'failed' } : e)),
       predictions: this.#snapshot.predictions.map((p) => {
-        if (p.stepIndex !== index || !step.predict) return p;
-        const actual = safely(() => step.predict!.actual(obs), 'unknown');
+        const predict = this.scenario.steps[p.stepIndex]?.predict;
+        if (!predict || p.actual !== undefined || this.#judgedAt(p.stepIndex) !== index) return p;
+        const actual = safely(() => predict.actual(obs), 'unknown');
         return { ...p, actual, ...(p.guess !== undefined ? { correct: p.guess === actual } : {}) };
       }),
     });
@@ -272,7 +272,14 @@ export class ScenarioRun {
     const generation = this.#generation;
     this.#timer = this.#scheduler.setTimeout(() => {
       if (generation === this.#generation && this.#autoplay) this.#enter(index + 1);
-    }, readingDelayMs(step.narration, this.#snapshot.speed));
+    }, readingDelayMs(this.scenario.steps[index]!.narration, this.#snapshot.speed));
+  }
+
+  /** The index of the step whose end answers the prediction asked before step `index`. */
+  #judgedAt(index: number): number {
+    const id = this.scenario.steps[index]?.predict?.judgeAtStep;
+    const at = id === undefined ? -1 : this.scenario.steps.findIndex((s) => s.id === id);
+    return at >= 0 ? at : index;
   }
 
   #finish(): void {

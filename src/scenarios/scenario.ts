@@ -49,14 +49,18 @@ export interface StepContext {
 }
 
 /**
- * A "predict the next state" question (the drill): asked before the step
- * runs, answered by the playground once the step is judged.
+ * A "predict the next state" question (the drill): asked before the step's
+ * action runs (only an action can be held back: the server and the client's
+ * polling go on by themselves), answered by the playground once the step,
+ * or the later step `judgeAtStep`, is judged.
  */
 export interface Prediction {
   question: string;
   choices: readonly string[];
-  /** The real answer, read from the observation when the step is judged (one of `choices`, or something else if the run surprised us). */
+  /** The real answer, read from the observation (one of `choices`, or something else if the run surprised us). */
   actual(obs: Observation): string;
+  /** The id of the later step whose end reveals the answer; this step by default. */
+  judgeAtStep?: string;
 }
 
 /** A link the learner is asked to open in a second tab (the query string of this page). */

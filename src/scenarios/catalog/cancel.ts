@@ -51,6 +51,13 @@ export const ignoresCancel = defineScenario({
         stage.cancel(taskOf(obs, 'stubborn_migration')?.taskId ?? '');
       },
       until: { description: 'the cancel acknowledged', holds: (obs) => cancelAcked.check(obs).pass },
+      predict: {
+        question: 'Cancel will be sent while the migration works, and acknowledged. How does the task end?',
+        choices: ['completed', 'cancelled', 'failed'],
+        // Judged when the run ends (the step itself ends at the ack): read from the task's outcome.
+        actual: (obs) => taskOf(obs, 'stubborn_migration')?.final ?? 'not ended yet',
+        judgeAtStep: 'finish',
+      },
       expect: [cancelAcked],
     },
     {
@@ -58,7 +65,6 @@ export const ignoresCancel = defineScenario({
       title: 'It finishes anyway',
       narration: 'The job saw the cancel (its statusMessage says so) and carried on, because a half-applied migration would be worse. The ack promised nothing.',
       until: taskFinished('stubborn_migration'),
-      predict: { question: 'The cancel was acknowledged. How does the task end?', choices: ['completed', 'cancelled', 'failed'], actual: (obs) => taskOf(obs, 'stubborn_migration')?.final ?? 'still running' },
       expect: [
         taskEnds('completed', 'stubborn_migration', 'completed'),
         taskIs('anyway', 'the result says it migrated "even though cancellation was requested"', 'stubborn_migration', (task) => JSON.stringify(task.result ?? null).includes('even though cancellation was requested'), (task) => `result ${JSON.stringify(task.result ?? null).slice(0, 120)}`),

@@ -311,11 +311,13 @@ export class Playground {
     this.#declareTasks = setup.declareTasks;
     if (setup.store !== this.durability.serverStore) this.setServerStore(setup.store);
     else if (!this.#worker.running) this.restartWorker();
-    this.wire.clear();
     for (let waited = 0; this.#connection !== 'open'; waited += 50) {
       if (waited > 15_000) throw new Error(`the page could not connect to the server (${this.#connectionDetail ?? this.#connection})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    // Answers to the dismissed tasks' last polls would land in the emptied log as noise: let them arrive first.
+    for (let waited = 0; this.#client.inFlight > 0 && waited < 2000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    this.wire.clear();
   }
 
   #follow(task: CreateTaskResult, toolName: string, args: Record<string, unknown>): void {

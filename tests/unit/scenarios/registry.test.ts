@@ -50,7 +50,13 @@ describe('scenario registry', () => {
         expect(step.narration.length, `${scenario.id}/${step.id}`).toBeGreaterThan(20);
         // A step with neither `until` nor expectations would end at once, judging nothing.
         expect(step.until !== undefined || (step.expect ?? []).length > 0, `${scenario.id}/${step.id}`).toBe(true);
-        if (step.predict) expect(step.predict.choices.length, `${scenario.id}/${step.id}`).toBeGreaterThanOrEqual(2);
+        if (step.predict) {
+          expect(step.predict.choices.length, `${scenario.id}/${step.id}`).toBeGreaterThanOrEqual(2);
+          // The drill holds back an action; a step without one would ask after the answer was already on screen.
+          expect(step.run, `${scenario.id}/${step.id} asks a prediction but has no action to hold back`).toBeDefined();
+          const at = step.predict.judgeAtStep === undefined ? stepIds.indexOf(step.id) : stepIds.indexOf(step.predict.judgeAtStep);
+          expect(at, `${scenario.id}/${step.id}: judged at a later step that exists`).toBeGreaterThanOrEqual(stepIds.indexOf(step.id));
+        }
       }
     }
   });

@@ -22,6 +22,7 @@ const twoSteps = defineScenario({
       narration: 'Calls slow_compute.',
       run: (stage) => stage.callTool('slow_compute', { seconds: 1 }, true),
       until: taskFollowed('slow_compute'),
+      predict: { question: 'How does it end?', choices: ['completed', 'failed'], actual: (obs) => obs.tasks.at(-1)?.final ?? 'running', judgeAtStep: 'outcome' },
       expect: [wireShows('handle', 'a task handle', { direction: 'in', method: 'tools/call' }, (row) => row.gist.startsWith('task'))],
     },
     {
@@ -30,7 +31,6 @@ const twoSteps = defineScenario({
       narration: 'Waits for the outcome.',
       until: taskFinished('slow_compute'),
       timeoutMs: 5000,
-      predict: { question: 'How does it end?', choices: ['completed', 'failed'], actual: (obs) => obs.tasks.at(-1)?.final ?? 'running' },
       expect: [taskEnds('completed', 'slow_compute', 'completed')],
     },
   ],
@@ -196,18 +196,23 @@ describe('ScenarioRun', () => {
     expect(second.run.snapshot.status).toBe('passed');
   });
 
-  it('the drill asks before a step, runs it on the guess, and scores it against what really happened', async () => {
+  it('the drill asks before a step\'s action, runs it on the guess, and scores it when the answer shows', async () => {
     const { stage, run, advance } = setup(twoSteps, { drill: true });
     run.play();
+    await advance(300);
+    expect(run.snapshot.status).toBe('predicting');
+    expect(stage.actions).toEqual([]); // Held back until the learner guesses.
+    run.guess('failed');
+    await advance(100);
+    expect(stage.actions).toEqual(['call slow_compute {"seconds":1} declared']);
     stage.addRow({ method: 'tools/call', gist: 'task working', taskId: 't1' });
     stage.setTask({ taskId: 't1' });
     await advance(300);
-    expect(run.snapshot.status).toBe('predicting');
-    expect(run.snapshot.steps[1]!.status).toBe('acting');
-    run.guess('failed');
+    // Step 1 is judged, but its question is about the outcome: not answered yet.
+    expect(run.snapshot.predictions[0]?.actual).toBeUndefined();
     stage.setTask({ taskId: 't1', serverStatus: 'completed', final: 'completed' });
     await advance(200);
-    expect(run.snapshot.predictions).toEqual([{ stepIndex: 1, question: 'How does it end?', choices: ['completed', 'failed'], guess: 'failed', actual: 'completed', correct: false }]);
+    expect(run.snapshot.predictions).toEqual([{ stepIndex: 0, question: 'How does it end?', choices: ['completed', 'failed'], guess: 'failed', actual: 'completed', correct: false }]);
     expect(drillScore(run.snapshot.predictions)).toEqual({ right: 0, answered: 1 });
   });
 
