@@ -13,4 +13,5 @@ void playground.start().then(() => {
   scenarios.startFromUrl();
   void followFromUrl(playground);
 });
+addEventListener('popstate', () => scenarios.followHistory());
 addEventListener('pagehide', () => playground.stop());

@@ -77,4 +77,8 @@ test('the Scenarios list opens a scenario in place, with its shareable address; 
   await panel.getByRole('button', { name: 'Close scenario' }).click();
   await expect(panel).toHaveCount(0);
   await expect(page).toHaveURL(/\/$/);
+  // Back returns to the scenario's address, and the scenario opens again.
+  await page.goBack();
+  await expect(page).toHaveURL(/\?scenario=removed-methods$/);
+  await expect(panel).toBeVisible();
 });

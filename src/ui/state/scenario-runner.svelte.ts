@@ -71,6 +71,14 @@ export class ScenarioRunner {
     if (params.has('play') || speed === 'max') this.#run?.play();
   }
 
+  /** Back and Forward between addresses this page pushed: open (or close) what the address names. */
+  followHistory(): void {
+    const id = new URLSearchParams(location.search).get('scenario');
+    if (id === this.#scenario?.id) return;
+    if (!isScenarioId(id)) return this.#dispose();
+    this.#open(id, { speed: this.#snapshot?.speed ?? 1, drill: this.#snapshot?.drill ?? false, planted: false });
+  }
+
   /** Opens a scenario from the list; the address becomes its shareable link. */
   open(id: ScenarioId): void {
     const url = new URL(location.href);
@@ -82,11 +90,7 @@ export class ScenarioRunner {
 
   /** Closes the panel; the page stays as the run left it. */
   close(): void {
-    this.#run?.dispose();
-    this.#run = undefined;
-    this.#scenario = undefined;
-    this.#snapshot = undefined;
-    clearSaved();
+    this.#dispose();
     const url = new URL(location.href);
     for (const key of ['scenario', 'speed', 'play', 'drill', 'plant']) url.searchParams.delete(key);
     history.pushState(null, '', url);
@@ -118,6 +122,14 @@ export class ScenarioRunner {
 
   guess(choice: string): void {
     this.#run?.guess(choice);
+  }
+
+  #dispose(): void {
+    this.#run?.dispose();
+    this.#run = undefined;
+    this.#scenario = undefined;
+    this.#snapshot = undefined;
+    clearSaved();
   }
 
   #currentTabLink(scenario: ScenarioDefinition, snapshot: RunSnapshot): TabLink | undefined {
