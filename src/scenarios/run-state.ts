@@ -2,6 +2,7 @@
  * The state of one scenario run as plain data: what the panel draws, and
  * what the page saves so a run carries on after a real reload.
  */
+import { z } from 'zod';
 
 export type RunStatus =
   /** Not started: the stage is as the learner left it. */
@@ -59,7 +60,7 @@ export interface RunSnapshot {
   speed: Speed;
   drill: boolean;
   /** Epoch ms of the first step; the observation starts here. */
-  startedAt: number | undefined;
+  startedAt?: number | undefined;
 }
 
 /** What survives a reload: the snapshot, and whether the current step's action already ran. */
@@ -69,6 +70,46 @@ export interface SavedRun {
   /** Whether it was playing by itself (it carries on playing). */
   autoplay: boolean;
 }
+
+const SpeedSchema = z.union([z.literal('max'), z.literal(0.5), z.literal(1), z.literal(2)]);
+
+/**
+ * A saved run as read back from storage: written by an earlier page, maybe
+ * an older version of this code, so checked rather than cast.
+ */
+export const SavedRunSchema = z.object({
+  snapshot: z.object({
+    scenarioId: z.string(),
+    status: z.enum(['ready', 'running', 'paused', 'predicting', 'passed', 'failed']),
+    stepIndex: z.number().int().min(-1),
+    steps: z.array(z.object({ status: z.enum(['upcoming', 'acting', 'waiting', 'done', 'timed-out', 'error']), note: z.string().optional() })),
+    expectations: z.array(
+      z.object({
+        id: z.string(),
+        stepIndex: z.number().int().min(0),
+        description: z.string(),
+        kind: z.enum(['eventually', 'throughout']),
+        status: z.enum(['upcoming', 'checking', 'passed', 'failed']),
+        saw: z.string().optional(),
+      }),
+    ),
+    predictions: z.array(
+      z.object({
+        stepIndex: z.number().int().min(0),
+        question: z.string(),
+        choices: z.array(z.string()),
+        guess: z.string().optional(),
+        actual: z.string().optional(),
+        correct: z.boolean().optional(),
+      }),
+    ),
+    speed: SpeedSchema,
+    drill: z.boolean(),
+    startedAt: z.number().optional(),
+  }),
+  actionDone: z.boolean(),
+  autoplay: z.boolean(),
+}) satisfies z.ZodType<SavedRun>;
 
 /** "Expected X; saw Y", the text of a red expectation. */
 export function explain(state: ExpectationState): string {

@@ -10,7 +10,8 @@
  */
 import { isScenarioId, scenarioById, type ScenarioId } from '../../scenarios/index.ts';
 import { PLANT_FLAG, withPlantedFailure } from '../../scenarios/planted.ts';
-import { parseSpeed, type RunSnapshot, type SavedRun, type Speed } from '../../scenarios/run-state.ts';
+import { z } from 'zod';
+import { parseSpeed, SavedRunSchema, type RunSnapshot, type SavedRun, type Speed } from '../../scenarios/run-state.ts';
 import { ScenarioRun } from '../../scenarios/run.ts';
 import type { ScenarioDefinition, TabLink } from '../../scenarios/scenario.ts';
 import type { ScenarioStage } from '../../scenarios/stage.ts';
@@ -160,12 +161,13 @@ export class ScenarioRunner {
   }
 }
 
+const SavedSchema = z.object({ run: SavedRunSchema, planted: z.boolean() });
+
 function readSaved(): Saved | undefined {
   try {
     const raw = sessionStorage.getItem(SAVED_KEY);
-    // Written by this page's own code, in this tab: a shape check, not a schema, is enough.
-    const saved = raw ? (JSON.parse(raw) as Partial<Saved>) : undefined;
-    return saved?.run?.snapshot ? (saved as Saved) : undefined;
+    const saved = raw ? SavedSchema.safeParse(JSON.parse(raw)) : undefined;
+    return saved?.success ? saved.data : undefined;
   } catch {
     return undefined;
   }

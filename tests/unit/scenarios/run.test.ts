@@ -3,7 +3,7 @@ import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { expectThat, taskEnds, wireNever, wireShows } from '../../../src/scenarios/expect.ts';
 import { withPlantedFailure } from '../../../src/scenarios/planted.ts';
-import { drillScore, explain, readingDelayMs, type RunSnapshot } from '../../../src/scenarios/run-state.ts';
+import { drillScore, explain, readingDelayMs, SavedRunSchema, type RunSnapshot } from '../../../src/scenarios/run-state.ts';
 import { ScenarioRun, type RunOptions } from '../../../src/scenarios/run.ts';
 import { defineScenario, type ScenarioDefinition } from '../../../src/scenarios/scenario.ts';
 import { taskFinished, taskFollowed } from '../../../src/scenarios/waits.ts';
@@ -178,7 +178,8 @@ describe('ScenarioRun', () => {
 
   it('carries on after a reload from what it saved, without running the step\'s action again', async () => {
     let saved: Parameters<NonNullable<RunOptions['onchange']>>[1] | undefined;
-    const first = setup(twoSteps, { onchange: (_, s) => (saved = structuredClone(s)) });
+    // Through JSON and the schema, as the page keeps it in sessionStorage.
+    const first = setup(twoSteps, { onchange: (_, s) => (saved = SavedRunSchema.parse(JSON.parse(JSON.stringify(s)))) });
     first.run.play();
     await first.advance(200);
     first.run.dispose(); // The page goes away mid-step.
@@ -255,6 +256,16 @@ describe('ScenarioRun', () => {
       'Expected the last task to end failed (planted on purpose by ?plant=wrong-outcome); saw the slow_compute task ended completed (server said completed).',
     );
     expect(run.snapshot.expectations.filter((e) => e.id !== planted.id).every((e) => e.status === 'passed')).toBe(true);
+  });
+});
+
+describe('SavedRunSchema', () => {
+  it('refuses a saved run of another shape (an older page, or a hand-edited one)', () => {
+    const { run } = setup();
+    const good = JSON.parse(JSON.stringify(run.saved)) as { snapshot: Record<string, unknown> };
+    expect(SavedRunSchema.safeParse(good).success).toBe(true);
+    expect(SavedRunSchema.safeParse({ ...good, snapshot: { ...good.snapshot, status: 'sleeping' } }).success).toBe(false);
+    expect(SavedRunSchema.safeParse({ snapshot: good.snapshot }).success).toBe(false);
   });
 });
 
