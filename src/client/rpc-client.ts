@@ -23,6 +23,8 @@ export interface WireEntry {
   reissueOf?: number | string;
   /** Why it was re-issued: the link broke, or no answer came within the request's timeout. */
   reissueReason?: 'link' | 'timeout';
+  /** Which client sent or received it, when one log holds several (undefined: the page's own client). */
+  connection?: string;
   /**
    * What a fault-injecting network did to it (lost, delayed, duplicated,
    * reordered). A message the page sent may learn more later (`PacketUpdate`).
@@ -55,6 +57,10 @@ export interface RpcClientOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** Clock and timers (reconnect backoff, request timeouts, wire times); the real ones by default. */
   scheduler?: Scheduler;
+  /** Names this client's entries, for a wire log shared with other clients (a second connection, M5). */
+  connection?: string;
+  /** Numbers entries from a counter shared with other clients, so one log's `seq`s stay unique. */
+  nextSeq?: () => number;
 }
 
 export interface CallOptions {
@@ -120,6 +126,11 @@ export class RpcClient {
 
   get state(): ConnectionState {
     return this.#state;
+  }
+
+  /** Requests sent (or waiting for a link) that have no answer yet. */
+  get inFlight(): number {
+    return this.#pending.size;
   }
 
   /** Opens the first link. */
@@ -335,10 +346,11 @@ export class RpcClient {
 
   #log(direction: WireDirection, message: unknown, reissue?: Reissue, net?: NetMark): void {
     this.#options.onWire?.({
-      seq: ++this.#seq,
+      seq: this.#options.nextSeq?.() ?? ++this.#seq,
       at: this.#scheduler.now(),
       direction,
       message,
+      ...(this.#options.connection !== undefined ? { connection: this.#options.connection } : {}),
       ...(reissue ? { reissueOf: reissue.of, reissueReason: reissue.reason } : {}),
       ...(net ? { net } : {}),
     });

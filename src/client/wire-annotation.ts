@@ -27,6 +27,8 @@ export interface WireRow {
   /** What the fault-injecting network did to it; updated when a sent message arrives or is lost in flight. */
   net: NetMark | undefined;
   message: unknown;
+  /** The client it belongs to, when not the page's own (a second connection, another identity). */
+  connection: string | undefined;
   /** Lower-cased text the filter box matches against. */
   search: string;
 }
@@ -54,12 +56,12 @@ function resultGist(result: Record<string, unknown>, method: string | undefined)
 
 /** Annotates entries in order; remembers request methods by direction and id. */
 export class WireAnnotator {
-  /** What each request was, by `direction:id`, so its response can say what it answers. */
+  /** What each request was, by `connection|direction:id`, so its response can say what it answers (each client counts ids from 1). */
   readonly #requests = new Map<string, { method: string; taskId: string | undefined; answers: number }>();
 
-  #answered(direction: WireDirection, id: string | number | null, keep = false): { method: string; taskId: string | undefined } | undefined {
+  #answered(connection: string | undefined, direction: WireDirection, id: string | number | null, keep = false): { method: string; taskId: string | undefined } | undefined {
     if (id === null) return undefined;
-    const key = `${opposite(direction)}:${id}`;
+    const key = `${connection ?? ''}|${opposite(direction)}:${id}`;
     const request = this.#requests.get(key);
     // Answered once; keeps the map as small as what is in flight. A copy the
     // network made, or an answer it lost, leaves room for the one that counts;
@@ -79,13 +81,14 @@ export class WireAnnotator {
       reissueReason: entry.reissueReason,
       net: entry.net,
       message: entry.message,
+      connection: entry.connection,
     };
     let row: Omit<WireRow, 'search'>;
     switch (parsed.kind) {
       case 'request': {
         const { id, method, params } = parsed.message;
         const taskId = stringField(params, 'taskId');
-        this.#requests.set(`${entry.direction}:${id}`, { method, taskId, answers: entry.net?.duplicated ? 2 : 1 });
+        this.#requests.set(`${entry.connection ?? ''}|${entry.direction}:${id}`, { method, taskId, answers: entry.net?.duplicated ? 2 : 1 });
         row = { ...base, kind: 'request', method, id, taskId, gist: stringField(params, 'name') ?? '' };
         break;
       }
@@ -96,14 +99,14 @@ export class WireAnnotator {
       }
       case 'result': {
         const { id, result } = parsed.message;
-        const request = this.#answered(entry.direction, id, keep);
+        const request = this.#answered(entry.connection, entry.direction, id, keep);
         const taskId = stringField(result, 'taskId') ?? request?.taskId;
         row = { ...base, kind: 'result', method: request?.method, id, taskId, gist: resultGist(result, request?.method) };
         break;
       }
       case 'error': {
         const { id, error } = parsed.message;
-        const request = this.#answered(entry.direction, id, keep);
+        const request = this.#answered(entry.connection, entry.direction, id, keep);
         row = { ...base, kind: 'error', method: request?.method, id, taskId: request?.taskId, gist: `error ${error.code}` };
         break;
       }
@@ -129,7 +132,7 @@ export function netWords(row: Pick<WireRow, 'net' | 'reissueOf'>): string[] {
 }
 
 function searchText(row: Omit<WireRow, 'search'>): string {
-  return [row.method, row.id, row.taskId, row.gist, row.kind, ...netWords(row)].filter((part) => part !== undefined && part !== null).join(' ').toLowerCase();
+  return [row.method, row.id, row.taskId, row.gist, row.kind, row.connection, ...netWords(row)].filter((part) => part !== undefined && part !== null).join(' ').toLowerCase();
 }
 
 /** The row after a later fact about the message it shows (it arrived, or was lost in flight). */

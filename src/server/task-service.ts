@@ -195,7 +195,8 @@ export class TaskService {
   }
 
   async #applyExpiry(record: TaskRecord): Promise<TaskRecord | undefined> {
-    switch (expiryOf(record, this.#now(), this.#purgeAfterMs)) {
+    const purgeAfterMs = this.#tools.get(record.toolName)?.purgeAfterMs ?? this.#purgeAfterMs;
+    switch (expiryOf(record, this.#now(), purgeAfterMs)) {
       case 'live':
         return record;
       case 'expire':

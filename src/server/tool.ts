@@ -66,6 +66,8 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /** Overrides of the server defaults for this tool's tasks (T6, T13). */
   ttlMs?: number | null;
   pollIntervalMs?: number;
+  /** How long this tool's expired tasks stay visible as `failed` before deletion (T13); the server default otherwise. */
+  purgeAfterMs?: number;
   /**
    * Whether a fresh worker may run the job again, from its last checkpoint,
    * after the worker running it stopped. Opt-in: running a job twice is only

@@ -117,6 +117,24 @@ export class NetworkControls {
     this.#network.restartServer();
   }
 
+  /** No armed rules, a clean link both ways, online: where a scenario starts. */
+  resetAll(): void {
+    for (const rule of this.#network.rules.rules) this.#network.disarm(rule.id);
+    this.resetConditions();
+    this.goOnline();
+  }
+
+  /** Arms a rule from code (a scenario), not from the panel's fields. */
+  armRule(trigger: TriggerId, then: RuleAction): FaultRule {
+    return this.#network.arm(trigger, then);
+  }
+
+  /** Sets one direction's conditions from code (a scenario). */
+  setConditions(direction: LinkDirection, conditions: DirectionConditions): void {
+    this.#network.setConditions(direction, conditions);
+    this.#conditions = this.#network.conditions;
+  }
+
   get rules(): readonly FaultRule[] {
     return this.#rules;
   }
@@ -133,6 +151,12 @@ export class NetworkControls {
 
   /** Every fault so far, oldest first (bounded by the network's log). */
   get events(): readonly FaultEvent[] {
+    return this.#events;
+  }
+
+  /** Every fault up to this moment, including those waiting for the next frame (see WireLog.rowsNow). */
+  eventsNow(): readonly FaultEvent[] {
+    this.#flush();
     return this.#events;
   }
 

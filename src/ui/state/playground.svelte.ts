@@ -13,6 +13,7 @@ import { listTools, type ToolInfo } from '../../client/tool-catalog.ts';
 import { FaultyNetwork } from '../../net/faulty-network.ts';
 import { randomSeed } from '../../net/prng.ts';
 import { ServerWorker } from '../../net/server-worker.ts';
+import type { ElicitResult } from '../../protocol/elicitation.ts';
 import type { CreateTaskResult } from '../../protocol/task.ts';
 import type { TaskStoreKind } from '../../protocol/worker-control.ts';
 import { Durability } from './durability.svelte.ts';
@@ -35,6 +36,7 @@ export class Playground {
   readonly #follower: TaskFollower;
   /** Every link to the server passes through this simulated network (fault injection). */
   readonly network: NetworkControls;
+  readonly #network: FaultyNetwork;
   /** The "also subscribe" switch: push as well as poll (T18). */
   readonly push: PushControls;
   #connection = $state<ConnectionState>('connecting');
@@ -47,9 +49,14 @@ export class Playground {
   #selectedTool = $state<string | undefined>();
   #declareTasks = $state(true);
   #tasks = $state.raw<readonly FollowedTask[]>([]);
+  /** One numbering for every client of this page, so the wire log's rows stay unique. */
+  #wireSeq = 0;
+  /** Clients opened besides the page's own (a second connection, another identity), by name. */
+  readonly #connections = new Map<string, RpcClient>();
 
   constructor() {
     const network = new FaultyNetwork({ seed: randomSeed(), server: this.#worker });
+    this.#network = network;
     this.network = new NetworkControls(network);
     network.onPacketUpdate((update) => this.wire.update(update));
     // The network (a rule, or the panel) may kill or start the worker.
@@ -59,6 +66,7 @@ export class Playground {
     this.#client = new RpcClient({
       clientInfo: { name: 'mcp-tasks-playground-page', version: '0.1.0' },
       connect: network.connector(() => this.#worker.connect(IDENTITY)),
+      nextSeq: () => ++this.#wireSeq,
       onWire: (entry) => {
         this.wire.add(entry);
         this.durability.recordWire(entry);
@@ -242,6 +250,74 @@ export class Playground {
   restartWorker(): void {
     this.network.restartServer();
     this.#syncWorker();
+  }
+
+  /**
+   * A raw request over the page's client, or over a connection opened with
+   * {@link openConnection}: for probes such as tasks/result (M1) or another
+   * identity's tasks/get (T20). It shows in the wire log like any other.
+   */
+  request(method: string, params: Record<string, unknown>, options: { declare: boolean; connection?: string }): Promise<Record<string, unknown>> {
+    const client = options.connection === undefined ? this.#client : this.#connections.get(options.connection);
+    if (!client) return Promise.reject(new Error(`no connection named ${options.connection}`));
+    return client.request(method, params, { tasks: options.declare });
+  }
+
+  /**
+   * Opens another client to the same server over a fresh MessagePort, as
+   * `identity`; its messages join the wire log marked `name`. Not kept
+   * across a reload. Resolves once its link is open.
+   */
+  async openConnection(name: string, identity: string): Promise<void> {
+    this.#connections.get(name)?.close();
+    const client = new RpcClient({
+      clientInfo: { name: `mcp-tasks-playground-page (${name})`, version: '0.1.0' },
+      connect: this.#network.connector(() => this.#worker.connect(identity)),
+      connection: name,
+      nextSeq: () => ++this.#wireSeq,
+      onWire: (entry) => this.wire.add(entry),
+    });
+    this.#connections.set(name, client);
+    await client.start();
+  }
+
+  /** Closes every connection {@link openConnection} opened. */
+  closeConnections(): void {
+    for (const client of this.#connections.values()) client.close();
+    this.#connections.clear();
+  }
+
+  /** Answers one input request of a followed task (T15), as its card's form would. */
+  answer(taskId: string, key: string, response: ElicitResult): void {
+    this.#tasks.find((t) => t.taskId === taskId && !t.done)?.answer(key, response);
+  }
+
+  /** Cancels a followed task (T17), as its card's button would. */
+  cancel(taskId: string): void {
+    this.#tasks.find((t) => t.taskId === taskId && !t.done)?.cancel();
+  }
+
+  /**
+   * A clean page for a scenario: no task cards or call results, no armed
+   * faults, a clean link, push off, the wire log emptied (kept rows stay in
+   * storage), the server running with `store`. Resolves once connected.
+   */
+  async prepareScenario(setup: { store: TaskStoreKind; declareTasks: boolean }): Promise<void> {
+    for (const task of this.#tasks) this.dismissTask(task);
+    this.calls.clear();
+    this.closeConnections();
+    this.network.resetAll();
+    this.push.enabled = false;
+    this.#declareTasks = setup.declareTasks;
+    if (setup.store !== this.durability.serverStore) this.setServerStore(setup.store);
+    else if (!this.#worker.running) this.restartWorker();
+    for (let waited = 0; this.#connection !== 'open'; waited += 50) {
+      if (waited > 15_000) throw new Error(`the page could not connect to the server (${this.#connectionDetail ?? this.#connection})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Answers to the dismissed tasks' last polls would land in the emptied log as noise: let them arrive first.
+    for (let waited = 0; this.#client.inFlight > 0 && waited < 2000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    this.wire.clear();
   }
 
   #follow(task: CreateTaskResult, toolName: string, args: Record<string, unknown>): void {

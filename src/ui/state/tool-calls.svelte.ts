@@ -73,6 +73,11 @@ export class ToolCalls {
     void this.#round(callId, answers, requestState);
   }
 
+  /** Forgets every record (a scenario starts clean); answers still on their way are dropped. */
+  clear(): void {
+    this.#records = [];
+  }
+
   dismiss(callId: number): void {
     this.#records = this.#records.filter((r) => r.id !== callId);
   }

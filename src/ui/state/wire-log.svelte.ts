@@ -46,6 +46,16 @@ export class WireLog {
     return this.#rows;
   }
 
+  /**
+   * Every row up to this moment, including those waiting for the next frame:
+   * for readers that must not lag behind the client (a scenario judging what
+   * arrived), and that keep reading while the tab is hidden and frames stop.
+   */
+  rowsNow(): readonly WireRow[] {
+    this.#flush();
+    return this.#rows;
+  }
+
   /** The rows matching the filter box (every word must match). */
   get visible(): readonly WireRow[] {
     return this.#visible;

@@ -50,3 +50,16 @@ describe('WireAnnotator', () => {
     expect(row.kind).toBe('invalid');
   });
 });
+
+describe('WireAnnotator with several clients in one log', () => {
+  it('a second connection counting ids from 1 too is matched with its own requests, and named', () => {
+    const a = new WireAnnotator();
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow_compute' } }));
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 'T1' } }, { connection: 'mallory' }));
+    const theirs = a.annotate(entry('in', { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Task not found: T1' } }, { connection: 'mallory' }));
+    const mine = a.annotate(entry('in', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', taskId: 'T1', status: 'working' } }));
+    expect(theirs).toMatchObject({ method: 'tasks/get', taskId: 'T1', connection: 'mallory', gist: 'error -32602' });
+    expect(theirs.search).toContain('mallory');
+    expect(mine).toMatchObject({ method: 'tools/call', taskId: 'T1', connection: undefined, gist: 'task working' });
+  });
+});

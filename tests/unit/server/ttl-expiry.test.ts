@@ -25,6 +25,17 @@ describe('TTL', () => {
     await expect(h.client.request('tasks/cancel', { taskId }, { tasks: true })).rejects.toMatchObject({ code: -32602 });
   });
 
+  it("T13: a tool's own purgeAfterMs (flash_sale_quote: 4 s) wins over the server's", async () => {
+    let now = Date.parse('2026-07-28T12:00:00Z');
+    h = await createHarness({ now: () => now, purgeAfterMs: 60_000 });
+    const handle = await h.client.request('tools/call', { name: 'flash_sale_quote', arguments: {} }, { tasks: true });
+    const taskId = String(handle['taskId']);
+    now += 4000 + 3999;
+    expect(await h.client.request('tasks/get', { taskId }, { tasks: true })).toMatchObject({ status: 'failed' });
+    now += 1;
+    await expect(h.client.request('tasks/get', { taskId }, { tasks: true })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('T13, T9: a task that finished before its TTL stays completed until purged', async () => {
     let now = Date.parse('2026-07-28T12:00:00Z');
     h = await createHarness({ now: () => now, purgeAfterMs: 1000, defaultTtlMs: 2000 });

@@ -1,0 +1,60 @@
+/**
+ * What a scenario may do to the playground. The page implements it over its
+ * real server worker, client and network (src/ui/state/scenario-stage.ts);
+ * the engine's unit tests implement it with a scripted fake. Everything a
+ * step does goes through the page's own client, so it shows in the wire log.
+ */
+import type { RuleAction, TriggerId } from '../net/fault-rules.ts';
+import type { DirectionConditions, LinkDirection } from '../net/link-conditions.ts';
+import type { ElicitResult } from '../protocol/elicitation.ts';
+import type { Observation } from './observation.ts';
+
+export type ServerStore = 'memory' | 'indexeddb';
+
+/** How the stage is set before a scenario's first step. */
+export interface StageSetup {
+  /** Where the server keeps tasks; switching restarts the worker. Default `memory`. */
+  store: ServerStore;
+  /** The declare switch (T1). Default on. */
+  declareTasks: boolean;
+}
+
+export interface RequestOptions {
+  /** Declare io.modelcontextprotocol/tasks on this request (T1). */
+  declare: boolean;
+  /** A connection opened with {@link ScenarioStage.openConnection}; the page's own client by default. */
+  connection?: string;
+}
+
+export interface ScenarioStage {
+  /**
+   * A clean stage: no task cards, no armed faults, a clean link, push off,
+   * the wire log emptied, the server running with `setup.store`, the page's
+   * client connected.
+   */
+  reset(setup: StageSetup): Promise<void>;
+  /** The facts since `since` (epoch ms: the run's start); cheap, called every tick. */
+  observe(since: number): Observation;
+  /** A tools/call through the page's call path (a task handle is followed, T7). */
+  callTool(name: string, args: Record<string, unknown>, declare: boolean): void;
+  /** Answers one input request of a followed task (T15). */
+  answer(taskId: string, key: string, response: ElicitResult): void;
+  /** The task card's Cancel (T17). */
+  cancel(taskId: string): void;
+  /** A raw request whose answer lands in `observe().probes` under `label`. */
+  probe(label: string, method: string, params: Record<string, unknown>, options: RequestOptions): void;
+  /** Opens another connection to the same server, as `identity` (M5, T20). */
+  openConnection(name: string, identity: string): Promise<void>;
+  /** Breaks the page's link; the client reconnects and re-issues (C8). */
+  dropConnection(): void;
+  killServer(): void;
+  /** Starts a fresh server worker (after a kill: its memory is empty). */
+  restartServer(): void;
+  /** Schedules a fault on a message (src/net/fault-rules.ts). */
+  arm(trigger: TriggerId, action: RuleAction): void;
+  setConditions(direction: LinkDirection, conditions: DirectionConditions): void;
+  /** The "also subscribe" switch: subscriptions/listen for the followed tasks (T18). */
+  setPush(on: boolean): void;
+  /** Reloads the page; never resolves: the run carries on after the load from what was saved. */
+  reload(): Promise<never>;
+}

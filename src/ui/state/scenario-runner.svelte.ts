@@ -1,0 +1,190 @@
+/**
+ * The scenario panel's state: which scenario is open (from `?scenario=<id>`
+ * or the Scenarios list), its run mirrored into runes, and the run saved in
+ * sessionStorage on every change so a page reload (the reload-mid-task
+ * scenario does one) carries it on.
+ *
+ * URL flags: `speed=0.5|1|2|max`; `play` (or `speed=max`) starts playing
+ * at once; `drill` turns on "predict the next state"; `plant=wrong-outcome`
+ * adds a deliberately wrong expectation, to watch one turn red.
+ */
+import { isScenarioId, scenarioById, type ScenarioId } from '../../scenarios/index.ts';
+import { PLANT_FLAG, withPlantedFailure } from '../../scenarios/planted.ts';
+import { z } from 'zod';
+import { parseSpeed, SavedRunSchema, type RunSnapshot, type SavedRun, type Speed } from '../../scenarios/run-state.ts';
+import { ScenarioRun } from '../../scenarios/run.ts';
+import type { ScenarioDefinition, TabLink } from '../../scenarios/scenario.ts';
+import type { ScenarioStage } from '../../scenarios/stage.ts';
+
+const SAVED_KEY = 'mcp-tasks-playground:scenario-run';
+
+interface Saved {
+  run: SavedRun;
+  planted: boolean;
+}
+
+export class ScenarioRunner {
+  readonly #stage: ScenarioStage;
+  #run: ScenarioRun | undefined;
+  #scenario = $state.raw<ScenarioDefinition | undefined>();
+  #snapshot = $state.raw<RunSnapshot | undefined>();
+  #tabLink = $state.raw<TabLink | undefined>();
+  #planted = false;
+
+  constructor(stage: ScenarioStage) {
+    this.#stage = stage;
+  }
+
+  /** The open scenario (with a planted expectation, if asked for). */
+  get scenario(): ScenarioDefinition | undefined {
+    return this.#scenario;
+  }
+
+  get snapshot(): RunSnapshot | undefined {
+    return this.#snapshot;
+  }
+
+  /** The link the current step asks the learner to open in a second tab, as `?query`. */
+  get tabLink(): { label: string; href: string } | undefined {
+    const link = this.#tabLink;
+    return link ? { label: link.label, href: `?${new URLSearchParams(link.query).toString()}` } : undefined;
+  }
+
+  /**
+   * Opens the scenario the address names, once the page is connected: a run
+   * saved before a reload carries on; otherwise it waits for Play or Step,
+   * or plays at once with `play` or `speed=max`.
+   */
+  startFromUrl(): void {
+    const params = new URLSearchParams(location.search);
+    const id = params.get('scenario');
+    if (!isScenarioId(id)) return;
+    const speed = parseSpeed(params.get('speed')) ?? 1;
+    const saved = readSaved();
+    // Only a run cut off mid-way carries on; a finished one starts afresh.
+    const unfinished = saved && ['running', 'paused', 'predicting'].includes(saved.run.snapshot.status);
+    if (saved && unfinished && saved.run.snapshot.scenarioId === id) {
+      this.#open(id, { speed, drill: saved.run.snapshot.drill, planted: saved.planted, saved: saved.run });
+      this.#run?.resume();
+      return;
+    }
+    this.#open(id, { speed, drill: params.has('drill'), planted: params.get('plant') === PLANT_FLAG });
+    if (params.has('play') || speed === 'max') this.#run?.play();
+  }
+
+  /** Back and Forward between addresses this page pushed: open (or close) what the address names. */
+  followHistory(): void {
+    const id = new URLSearchParams(location.search).get('scenario');
+    if (id === this.#scenario?.id) return;
+    if (!isScenarioId(id)) return this.#dispose();
+    this.#open(id, { speed: this.#snapshot?.speed ?? 1, drill: this.#snapshot?.drill ?? false, planted: false });
+  }
+
+  /** Opens a scenario from the list; the address becomes its shareable link. */
+  open(id: ScenarioId): void {
+    const url = new URL(location.href);
+    for (const key of ['scenario', 'speed', 'play', 'drill', 'plant', 'follow']) url.searchParams.delete(key);
+    url.searchParams.set('scenario', id);
+    history.pushState(null, '', url);
+    this.#open(id, { speed: this.#snapshot?.speed ?? 1, drill: this.#snapshot?.drill ?? false, planted: false });
+  }
+
+  /** Closes the panel; the page stays as the run left it. */
+  close(): void {
+    this.#dispose();
+    const url = new URL(location.href);
+    for (const key of ['scenario', 'speed', 'play', 'drill', 'plant']) url.searchParams.delete(key);
+    history.pushState(null, '', url);
+  }
+
+  play(): void {
+    this.#run?.play();
+  }
+
+  pause(): void {
+    this.#run?.pause();
+  }
+
+  step(): void {
+    this.#run?.step();
+  }
+
+  restart(): void {
+    this.#run?.restart();
+  }
+
+  setSpeed(speed: Speed): void {
+    this.#run?.setSpeed(speed);
+  }
+
+  setDrill(on: boolean): void {
+    this.#run?.setDrill(on);
+  }
+
+  guess(choice: string): void {
+    this.#run?.guess(choice);
+  }
+
+  #dispose(): void {
+    this.#run?.dispose();
+    this.#run = undefined;
+    this.#scenario = undefined;
+    this.#snapshot = undefined;
+    clearSaved();
+  }
+
+  #currentTabLink(scenario: ScenarioDefinition, snapshot: RunSnapshot): TabLink | undefined {
+    const step = scenario.steps[snapshot.stepIndex];
+    const state = snapshot.steps[snapshot.stepIndex]?.status;
+    if (!step?.tabLink || (state !== 'acting' && state !== 'waiting') || snapshot.startedAt === undefined) return undefined;
+    return step.tabLink(this.#stage.observe(snapshot.startedAt));
+  }
+
+  #open(id: ScenarioId, options: { speed: Speed; drill: boolean; planted: boolean; saved?: SavedRun }): void {
+    this.#run?.dispose();
+    this.#planted = options.planted;
+    const scenario = options.planted ? withPlantedFailure(scenarioById(id)) : scenarioById(id);
+    this.#scenario = scenario;
+    this.#run = new ScenarioRun(scenario, this.#stage, {
+      speed: options.speed,
+      drill: options.drill,
+      ...(options.saved ? { saved: options.saved } : {}),
+      onchange: (snapshot, saved) => {
+        this.#snapshot = snapshot;
+        this.#tabLink = this.#currentTabLink(scenario, snapshot);
+        writeSaved({ run: saved, planted: this.#planted });
+      },
+    });
+    this.#snapshot = this.#run.snapshot;
+    this.#tabLink = undefined;
+    writeSaved({ run: this.#run.saved, planted: this.#planted });
+  }
+}
+
+const SavedSchema = z.object({ run: SavedRunSchema, planted: z.boolean() });
+
+function readSaved(): Saved | undefined {
+  try {
+    const raw = sessionStorage.getItem(SAVED_KEY);
+    const saved = raw ? SavedSchema.safeParse(JSON.parse(raw)) : undefined;
+    return saved?.success ? saved.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeSaved(saved: Saved): void {
+  try {
+    sessionStorage.setItem(SAVED_KEY, JSON.stringify(saved));
+  } catch {
+    // No session storage (a locked-down profile): the run just cannot outlive a reload.
+  }
+}
+
+function clearSaved(): void {
+  try {
+    sessionStorage.removeItem(SAVED_KEY);
+  } catch {
+    // As above.
+  }
+}

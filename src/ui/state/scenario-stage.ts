@@ -1,0 +1,145 @@
+/**
+ * The scenario engine's stage (src/scenarios/stage.ts), played on the real
+ * page: the Playground's worker, client, network and task actors. What a
+ * scenario sees (`observe`) is read from the same state the page shows.
+ */
+import type { ElicitResult } from '../../protocol/elicitation.ts';
+import type { RuleAction, TriggerId } from '../../net/fault-rules.ts';
+import type { DirectionConditions, LinkDirection } from '../../net/link-conditions.ts';
+import type { CallView, Observation, PeerReport, ProbeView, TaskView } from '../../scenarios/observation.ts';
+import type { RequestOptions, ScenarioStage, StageSetup } from '../../scenarios/stage.ts';
+import type { FollowedTask } from './followed-task.svelte.ts';
+import { listenToPeers } from './peer-tabs.ts';
+import type { Playground } from './playground.svelte.ts';
+
+function taskView(task: FollowedTask): TaskView {
+  const activity = task.activity;
+  return {
+    taskId: task.taskId,
+    toolName: task.toolName,
+    serverStatus: task.serverStatus,
+    statusMessage: task.statusMessage,
+    final: activity.done ? activity.final : undefined,
+    regions: activity.done ? undefined : { lifecycle: activity.lifecycle, input: activity.input, cancel: activity.cancel, link: activity.link },
+    polls: task.polls,
+    pollIntervalMs: task.pollIntervalMs,
+    cancelRequested: task.cancelRequested,
+    pendingInputKeys: task.pendingInputs.map(([key]) => key),
+    answeredKeys: [...task.answeredKeys],
+    result: task.result,
+    error: task.error,
+    resumes: task.jobProgress?.resumes ?? 0,
+  };
+}
+
+export class PageStage implements ScenarioStage {
+  readonly #playground: Playground;
+  #probes: ProbeView[] = [];
+  #peers: PeerReport[] = [];
+  readonly #stopListening: () => void;
+
+  constructor(playground: Playground) {
+    this.#playground = playground;
+    this.#stopListening = listenToPeers((report) => {
+      this.#peers = [...this.#peers, { taskId: report.taskId, status: report.status, error: report.error }];
+    });
+  }
+
+  dispose(): void {
+    this.#stopListening();
+  }
+
+  async reset(setup: StageSetup): Promise<void> {
+    this.#probes = [];
+    this.#peers = [];
+    await this.#playground.prepareScenario(setup);
+  }
+
+  observe(since: number): Observation {
+    const p = this.#playground;
+    const calls = p.calls.records
+      .filter((r) => r.startedAt >= since)
+      .toReversed()
+      .map((r): CallView => ({
+        toolName: r.toolName,
+        declared: r.declared,
+        outcome: r.outcome.kind,
+        errorCode: r.outcome.kind === 'error' && r.outcome.error.kind === 'rpc' ? r.outcome.error.code : undefined,
+        result: r.outcome.kind === 'result' ? r.outcome.result : undefined,
+      }));
+    return {
+      now: Date.now(),
+      wire: p.wire.rowsNow().filter((row) => row.at >= since),
+      // Oldest first; a task created before the run (e.g. restored from storage) is not this run's.
+      tasks: p.tasks.filter((t) => t.createdAt >= since - 1000).toReversed().map(taskView),
+      calls,
+      probes: this.#probes,
+      faults: p.network.eventsNow().filter((e) => e.at >= since),
+      peers: this.#peers,
+      connected: p.connection === 'open',
+      pageLoadedAt: performance.timeOrigin,
+    };
+  }
+
+  callTool(name: string, args: Record<string, unknown>, declare: boolean): void {
+    this.#playground.calls.call(name, args, declare);
+  }
+
+  answer(taskId: string, key: string, response: ElicitResult): void {
+    this.#playground.answer(taskId, key, response);
+  }
+
+  cancel(taskId: string): void {
+    this.#playground.cancel(taskId);
+  }
+
+  probe(label: string, method: string, params: Record<string, unknown>, options: RequestOptions): void {
+    const connection = options.connection ?? 'page';
+    const probe: ProbeView = { label, method, connection, state: 'pending', result: undefined, error: undefined };
+    this.#probes = [...this.#probes, probe];
+    const settle = (done: ProbeView): void => {
+      this.#probes = this.#probes.map((p) => (p === probe ? done : p));
+    };
+    this.#playground.request(method, params, options).then(
+      (result) => settle({ ...probe, state: 'result', result }),
+      (error: unknown) => {
+        const e = typeof error === 'object' && error !== null ? (error as { code?: unknown; message?: unknown }) : {};
+        settle({ ...probe, state: 'error', error: { code: typeof e.code === 'number' ? e.code : undefined, message: typeof e.message === 'string' ? e.message : String(error) } });
+      },
+    );
+  }
+
+  openConnection(name: string, identity: string): Promise<void> {
+    return this.#playground.openConnection(name, identity);
+  }
+
+  dropConnection(): void {
+    this.#playground.dropConnection();
+  }
+
+  killServer(): void {
+    this.#playground.killWorker();
+  }
+
+  restartServer(): void {
+    this.#playground.restartWorker();
+  }
+
+  arm(trigger: TriggerId, action: RuleAction): void {
+    this.#playground.network.armRule(trigger, action);
+  }
+
+  setConditions(direction: LinkDirection, conditions: DirectionConditions): void {
+    this.#playground.network.setConditions(direction, conditions);
+  }
+
+  setPush(on: boolean): void {
+    this.#playground.push.enabled = on;
+  }
+
+  reload(): Promise<never> {
+    location.reload();
+    // The page is going away: nothing after this may run, and the step carries on after the load.
+    return new Promise<never>(() => {});
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The scenario runner as a learner drives it: the drill scores guesses
+ * against what really happened, Step and Restart work from the keyboard,
+ * and the Scenarios list opens a scenario with a shareable address.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+test.describe.configure({ timeout: 60_000 });
+
+const panelOf = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });
+const runStatus = (panel: Locator): Locator => panel.getByRole('status', { name: 'Scenario run' });
+
+test('the drill holds each action back for a guess and scores it against the wire (M4)', async ({ page }) => {
+  await page.goto('/?scenario=extension-off&drill&speed=max');
+  const panel = panelOf(page, 'The same tool with and without the extension');
+  const ask = (question: RegExp): Locator => panel.getByRole('group', { name: question });
+
+  // Asked before the first call: nothing has been sent yet.
+  await expect(ask(/^Without the extension, slow_compute answers with/)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Wire log messages' }).getByRole('listitem').filter({ hasText: 'tools/call' })).toHaveCount(0);
+  await ask(/^Without the extension/).getByRole('button', { name: 'the slow_compute result itself' }).click();
+
+  // A wrong guess on purpose: the playground, not the scenario, says what happened.
+  await ask(/^failing_job needs a task/).getByRole('button', { name: 'a task handle' }).click();
+  await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
+  const guesses = panel.getByRole('list', { name: 'Your predictions' });
+  await expect(guesses.getByRole('listitem')).toHaveText([/Step 1: you said the slow_compute result itself\.$/, /Step 2: you said a task handle; it was error -32021\./]);
+  await expect(panel.getByLabel('Score')).toHaveText('1/2');
+});
+
+test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({ page }) => {
+  // Without `speed=max` or `play` in the address, a scenario waits for the learner.
+  await page.goto('/?scenario=tool-vs-protocol-error');
+  const panel = panelOf(page, 'Tool error against protocol error');
+  await expect(runStatus(panel)).toHaveText('Ready: press Play, or Step through it.');
+  await panel.getByLabel('Speed').selectOption('max');
+  const step = panel.getByRole('button', { name: 'Step', exact: true });
+
+  await step.focus();
+  await page.keyboard.press('Enter');
+  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', { timeout: 20_000 });
+  await expect(panel.locator('li[data-status="passed"]')).toHaveCount(2);
+  await expect(panel.locator('li[data-status="upcoming"]')).toHaveCount(2);
+  // Paused: the second job is not called until the learner asks.
+  await page.waitForTimeout(1500);
+  await expect(page.getByRole('region', { name: 'Tasks' }).getByRole('article')).toHaveCount(1);
+
+  await step.focus();
+  await page.keyboard.press('Space');
+  await expect(runStatus(panel)).toHaveText('Passed: all 4 expectations met.', { timeout: 20_000 });
+
+  const restart = panel.getByRole('button', { name: 'Restart' });
+  await restart.focus();
+  await page.keyboard.press('Enter');
+  await expect(runStatus(panel)).toHaveText('Ready: press Play, or Step through it.');
+  await expect(panel.locator('li[data-status="upcoming"]')).toHaveCount(4);
+  await panel.getByRole('button', { name: 'Play' }).click();
+  // Pause during step 1: the step under way finishes (the server does not pause), then the run waits.
+  const pause = panel.getByRole('button', { name: 'Pause' });
+  await pause.focus();
+  await page.keyboard.press('Enter');
+  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', { timeout: 20_000 });
+  await panel.getByRole('button', { name: 'Play' }).click();
+  await expect(runStatus(panel)).toHaveText('Passed: all 4 expectations met.', { timeout: 20_000 });
+  // The stage was reset: only this run's two tasks are on the page.
+  await expect(page.getByRole('region', { name: 'Tasks' }).getByRole('article')).toHaveCount(2);
+});
+
+test('the Scenarios list opens a scenario in place, with its shareable address; Close puts the tools back', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
+  await page.getByText('Scenarios', { exact: true }).click();
+  await page.getByRole('list', { name: 'Scenarios' }).getByRole('link', { name: 'No tasks/result, no tasks/list' }).click();
+  await expect(page).toHaveURL(/\?scenario=removed-methods$/);
+  const panel = panelOf(page, 'No tasks/result, no tasks/list');
+  await expect(panel).toContainText('Rules: M1 · T21 · C7 · T12');
+  await panel.getByRole('button', { name: 'Close scenario' }).click();
+  await expect(panel).toHaveCount(0);
+  await expect(page).toHaveURL(/\/$/);
+  // Back returns to the scenario's address, and the scenario opens again.
+  await page.goBack();
+  await expect(page).toHaveURL(/\?scenario=removed-methods$/);
+  await expect(panel).toBeVisible();
+});

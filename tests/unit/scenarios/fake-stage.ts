@@ -1,0 +1,74 @@
+/**
+ * A stage for engine tests: no server, just an observation the test edits
+ * (as if messages arrived) and a record of what the steps asked for.
+ */
+import type { WireRow } from '../../../src/client/wire-annotation.ts';
+import type { Observation, TaskView } from '../../../src/scenarios/observation.ts';
+import type { ScenarioStage, StageSetup } from '../../../src/scenarios/stage.ts';
+
+export class FakeStage implements ScenarioStage {
+  readonly actions: string[] = [];
+  resets: StageSetup[] = [];
+  obs: Observation;
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+    this.obs = { now: 0, wire: [], tasks: [], calls: [], probes: [], faults: [], peers: [], connected: true, pageLoadedAt: 0 };
+  }
+
+  /** A row arrives (only the fields the tests look at matter). */
+  addRow(row: Partial<WireRow>): void {
+    const full: WireRow = { seq: this.obs.wire.length + 1, at: this.#now(), direction: 'in', kind: 'result', method: undefined, id: 1, taskId: undefined, gist: '', reissueOf: undefined, reissueReason: undefined, net: undefined, message: {}, search: '', connection: undefined, ...row };
+    this.obs = { ...this.obs, wire: [...this.obs.wire, full] };
+  }
+
+  setTask(task: Partial<TaskView> & { taskId: string }): void {
+    const base: TaskView = { toolName: 'slow_compute', serverStatus: 'working', statusMessage: undefined, final: undefined, regions: undefined, polls: 0, pollIntervalMs: 500, cancelRequested: false, pendingInputKeys: [], answeredKeys: [], result: undefined, error: undefined, resumes: 0, ...task };
+    this.obs = { ...this.obs, tasks: [...this.obs.tasks.filter((t) => t.taskId !== task.taskId), base] };
+  }
+
+  async reset(setup: StageSetup): Promise<void> {
+    this.resets.push(setup);
+  }
+  observe(since: number): Observation {
+    return { ...this.obs, now: this.#now(), wire: this.obs.wire.filter((row) => row.at >= since) };
+  }
+  callTool(name: string, args: Record<string, unknown>, declare: boolean): void {
+    this.actions.push(`call ${name} ${JSON.stringify(args)} ${declare ? 'declared' : 'undeclared'}`);
+  }
+  answer(taskId: string, key: string): void {
+    this.actions.push(`answer ${taskId} ${key}`);
+  }
+  cancel(taskId: string): void {
+    this.actions.push(`cancel ${taskId}`);
+  }
+  probe(label: string): void {
+    this.actions.push(`probe ${label}`);
+  }
+  async openConnection(name: string): Promise<void> {
+    this.actions.push(`open ${name}`);
+  }
+  dropConnection(): void {
+    this.actions.push('drop');
+  }
+  killServer(): void {
+    this.actions.push('kill');
+  }
+  restartServer(): void {
+    this.actions.push('restart');
+  }
+  arm(trigger: string): void {
+    this.actions.push(`arm ${trigger}`);
+  }
+  setConditions(direction: string): void {
+    this.actions.push(`conditions ${direction}`);
+  }
+  setPush(on: boolean): void {
+    this.actions.push(`push ${on}`);
+  }
+  reload(): Promise<never> {
+    this.actions.push('reload');
+    return new Promise<never>(() => {});
+  }
+}
