@@ -4,7 +4,11 @@ import { defineScenario } from '../scenario.ts';
 import { taskFinished, taskFollowed, taskReported } from '../waits.ts';
 
 /** The cancel was acknowledged with an empty `{resultType: "complete"}`. */
-const cancelAcked = wireShows('ack', 'tasks/cancel acknowledged with an empty complete result (T17)', { direction: 'in', method: 'tasks/cancel', kind: 'result' }, (row) => row.gist === 'complete');
+const cancelAcked = wireShows('ack', 'tasks/cancel acknowledged with an empty complete result (T17)', { direction: 'in', method: 'tasks/cancel', kind: 'result' }, (row) => {
+  // The ack is a result with nothing but resultType "complete": it says the cancel arrived, not how the task ended.
+  const result = (row.message as { result?: Record<string, unknown> }).result;
+  return result !== undefined && result['resultType'] === 'complete' && Object.keys(result).every((key) => key === 'resultType' || key === '_meta');
+});
 
 export const cancelRace = defineScenario({
   id: 'cancel-race',
