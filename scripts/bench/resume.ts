@@ -1,0 +1,96 @@
+/**
+ * Resume after a reload with 100 stored tasks (was scripts/bench-resume.ts),
+ * in Chromium against the production build, on the IndexedDB server store.
+ * The reference is the same page reloaded with nothing stored, in the same
+ * run. Per reload, in the page's own clock:
+ * - restore: reading the journal and the kept wire log and starting a fresh
+ *   actor per task (`playground:restore-start` to `playground:tasks-resumed`);
+ * - shown: every card on screen (reference: the tool list on screen), from
+ *   navigation start;
+ * - re-polled: every task answered by the server again (its poll count went
+ *   up), from navigation start; reference: the empty page ready.
+ */
+import type { Page } from '@playwright/test';
+import { CARDS, openApp, pollCounts, startTasks } from './app-page.ts';
+import type { BenchContext, BenchPart } from './context.ts';
+import { figure, median } from './figures.ts';
+
+const PART = 'resume';
+
+interface Reload {
+  restoreMs: number;
+  shownMs: number;
+  repolledMs: number;
+}
+
+/** Reloads and times it; with `tasks` > 0, until every card is back and polled again. */
+async function reload(page: Page, tasks: number): Promise<Reload> {
+  const before = await pollCounts(page);
+  await page.reload({ waitUntil: 'commit' });
+  // Each wait returns the page's clock at the moment it held, so its own polling is not counted.
+  const shownMs = await (
+    await page.waitForFunction(
+      ([selector, n]) => (n > 0 ? document.querySelectorAll(selector).length >= n : document.querySelector('button.tool')) && performance.now(),
+      [CARDS, tasks] as const,
+      { timeout: 180_000, polling: 'raf' },
+    )
+  ).jsonValue();
+  const repolledMs = await (
+    await page.waitForFunction(
+      ([selector, counts]) =>
+        [...document.querySelectorAll(selector)].every((card) => {
+          const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
+          const facts = [...card.querySelectorAll('.fact')];
+          const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+          return polls > (counts[id] ?? 0);
+        }) &&
+        [...document.querySelectorAll('[role=status]')].some((s) => s.textContent?.includes('Connected as learner')) &&
+        performance.now(),
+      [CARDS, before] as const,
+      { timeout: 180_000, polling: 20 },
+    )
+  ).jsonValue();
+  const [restoreAt, seededAt] = await page.evaluate(() =>
+    ['playground:restore-start', 'playground:tasks-resumed'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN),
+  );
+  return { restoreMs: seededAt! - restoreAt!, shownMs: Number(shownMs), repolledMs: Number(repolledMs) };
+}
+
+async function reloads(ctx: BenchContext, page: Page, tasks: number, runs: number): Promise<Reload[]> {
+  const results: Reload[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const r = await reload(page, tasks);
+    ctx.log(`[${PART}] ${tasks} stored, reload ${run}: restore ${r.restoreMs.toFixed(0)} ms, shown ${r.shownMs.toFixed(0)} ms, re-polled ${r.repolledMs.toFixed(0)} ms`);
+    results.push(r);
+  }
+  return results;
+}
+
+export const resume: BenchPart = {
+  name: PART,
+  async run(ctx) {
+    const tasks = ctx.small ? 20 : 100;
+    const runs = ctx.small ? 1 : 5;
+    const context = await (await ctx.browser()).newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
+      await openApp(page, ctx.appUrl);
+      await page.getByRole('radio', { name: 'IndexedDB' }).check();
+      await page.getByRole('status', { name: 'Server store in use' }).filter({ hasText: 'IndexedDB' }).waitFor();
+      const empty = await reloads(ctx, page, 0, runs);
+      ctx.log(`[${PART}] following ${tasks} slow_compute tasks on the IndexedDB store…`);
+      await startTasks(page, tasks, { seconds: 600 }, 180_000);
+      await page.waitForTimeout(1500);
+      const full = await reloads(ctx, page, tasks, runs);
+      const of = (list: Reload[], key: keyof Reload) => median(list.map((r) => r[key]));
+      return [
+        figure(PART, `restore ${tasks} stored tasks (read, seed actors)`, of(full, 'restoreMs'), 'ms', { name: 'nothing stored', value: of(empty, 'restoreMs') }),
+        figure(PART, `all ${tasks} cards shown, from navigation`, of(full, 'shownMs'), 'ms', { name: 'empty page: tools shown', value: of(empty, 'shownMs') }),
+        figure(PART, `all ${tasks} re-polled, from navigation`, of(full, 'repolledMs'), 'ms', { name: 'empty page: connected', value: of(empty, 'repolledMs') }),
+      ];
+    } finally {
+      await context.close();
+    }
+  },
+};
