@@ -62,6 +62,7 @@ async function main(): Promise<number> {
   const ctx: BenchContext = { small: values.small, browser: () => (browser ??= launchChromium()), appUrl: app.url, benchUrl: benchPages.url, log };
   const figures: Figure[] = [];
   const failures: { part: string; error: string }[] = [];
+  const partSeconds: Record<string, number> = {};
   try {
     for (const part of PARTS.filter((p) => chosen.includes(p.name))) {
       const partStarted = Date.now();
@@ -71,7 +72,8 @@ async function main(): Promise<number> {
         failures.push({ part: part.name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         log(`[${part.name}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
       }
-      log(`[${part.name}] ${((Date.now() - partStarted) / 1000).toFixed(1)} s`);
+      partSeconds[part.name] = (Date.now() - partStarted) / 1000;
+      log(`[${part.name}] ${partSeconds[part.name]!.toFixed(1)} s`);
     }
   } finally {
     if (browser) await (await browser).close();
@@ -87,7 +89,7 @@ async function main(): Promise<number> {
   for (const failure of failures) console.log(`\nFAILED ${failure.part}:\n${failure.error}`);
 
   const at = new Date(started).toISOString();
-  const report = { at, small: values.small, parts: chosen, seconds: (Date.now() - started) / 1000, machine, figures, failures };
+  const report = { at, small: values.small, parts: chosen, seconds: (Date.now() - started) / 1000, partSeconds, machine, figures, failures };
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}/${at.replaceAll(':', '-')}${values.small ? '-small' : ''}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

@@ -61,6 +61,7 @@ export const pageFollow: BenchPart = {
   async run(ctx) {
     const tasks = ctx.small ? 100 : 1000;
     const seconds = ctx.small ? 3 : 10;
+    const idleSeconds = ctx.small ? 2 : 10;
     const context = await (await ctx.browser()).newContext({ viewport: { width: 1280, height: 720 } });
     try {
       const page = await context.newPage();
@@ -69,16 +70,16 @@ export const pageFollow: BenchPart = {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Performance.enable');
       await openApp(page, ctx.appUrl);
-      await page.waitForTimeout(1000);
-      ctx.log(`[${PART}] idle page, ${seconds} s`);
-      const idle = await measure(page, cdp, seconds);
+      await page.waitForTimeout(ctx.small ? 500 : 1000);
+      ctx.log(`[${PART}] idle page, ${idleSeconds} s`);
+      const idle = await measure(page, cdp, idleSeconds);
 
       ctx.log(`[${PART}] starting ${tasks} slow_compute tasks polled every ${POLL_MS} ms…`);
       const startedAt = Date.now();
       await startTasks(page, tasks, { seconds: 600, pollIntervalMs: POLL_MS }, 300_000);
       const startup = (Date.now() - startedAt) / 1000;
       ctx.log(`[${PART}] all ${tasks} shown and polled after ${startup.toFixed(1)} s; settling, then ${seconds} s`);
-      await page.waitForTimeout(2000);
+      await page.waitForTimeout(ctx.small ? 1000 : 2000);
       const pollsBefore = sum(await pollCounts(page));
       const t0 = Date.now();
       const follow = await measure(page, cdp, seconds);

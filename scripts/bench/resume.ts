@@ -1,5 +1,5 @@
 /**
- * Resume after a reload with 100 stored tasks (was scripts/bench-resume.ts),
+ * Resume after a reload with 100 stored tasks (formerly scripts/bench-resume.ts),
  * in Chromium against the production build, on the IndexedDB server store.
  * The reference is the same page reloaded with nothing stored, in the same
  * run. Per reload, in the page's own clock:

@@ -18,9 +18,9 @@ const BLOCKS = 5;
 export const workerRoundTrip: BenchPart = {
   name: PART,
   async run(ctx) {
-    const count = ctx.small ? 300 : 3000;
+    const count = ctx.small ? 200 : 3000;
     const warmup = ctx.small ? 50 : 300;
-    const seconds = ctx.small ? 1 : 5;
+    const seconds = ctx.small ? 0.5 : 5;
     const started = Date.now();
     const context = await (await ctx.browser()).newContext();
     try {
