@@ -44,6 +44,44 @@ function journaled(page: Page): Promise<number> {
   );
 }
 
+/** When every card was polled again (or ended); on a timeout, says which cards were stuck and how. */
+async function repolled(page: Page, counts: Record<string, number>): Promise<number> {
+  try {
+    const at = await (
+      await page.waitForFunction(
+        ([selector, counts]) =>
+          [...document.querySelectorAll(selector)].every((card) => {
+            const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
+            const facts = [...card.querySelectorAll('.fact')];
+            const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+            // A task that ended (its TTL ran out on a slow machine) is never polled again: it counts as back.
+            const ended = ![...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Cancel task');
+            return ended || polls > (counts[id] ?? 0);
+          }) &&
+          [...document.querySelectorAll('[role=status]')].some((s) => s.textContent?.includes('Connected as learner')) &&
+          performance.now(),
+        [CARDS, counts] as const,
+        { timeout: 180_000, polling: 20 },
+      )
+    ).jsonValue();
+    return Number(at);
+  } catch (error) {
+    const stuck = await page.evaluate(
+      ([selector, before]) =>
+        [...document.querySelectorAll(selector)]
+          .filter((card) => {
+            const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
+            const facts = [...card.querySelectorAll('.fact')];
+            const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+            return polls <= (before[id] ?? 0);
+          })
+          .map((card) => card.textContent?.replace(/\s+/g, ' ').trim() ?? ''),
+      [CARDS, counts] as const,
+    );
+    throw new Error(`${stuck.length} cards not polled again after the reload; first: ${stuck.slice(0, 2).join(' | ')}`, { cause: error });
+  }
+}
+
 /** Reloads and times it; with `tasks` > 0, until every card is back and polled again. */
 async function reload(page: Page, tasks: number): Promise<Reload> {
   for (let i = 0; tasks > 0 && (await journaled(page)) < tasks; i++) {
@@ -73,23 +111,7 @@ async function reload(page: Page, tasks: number): Promise<Reload> {
   ).jsonValue();
   if (!shown) throw new Error('the page was never shown');
   const shownMs = shown.at;
-  const repolledMs = await (
-    await page.waitForFunction(
-      ([selector, counts]) =>
-        [...document.querySelectorAll(selector)].every((card) => {
-          const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
-          const facts = [...card.querySelectorAll('.fact')];
-          const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
-          // A task that ended (its TTL ran out on a slow machine) is never polled again: it counts as back.
-          const ended = ![...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Cancel task');
-          return ended || polls > (counts[id] ?? 0);
-        }) &&
-        [...document.querySelectorAll('[role=status]')].some((s) => s.textContent?.includes('Connected as learner')) &&
-        performance.now(),
-      [CARDS, shown.counts] as const,
-      { timeout: 180_000, polling: 20 },
-    )
-  ).jsonValue();
+  const repolledMs = await repolled(page, shown.counts);
   const [restoreAt, seededAt] = await page.evaluate(() =>
     ['playground:restore-start', 'playground:tasks-resumed'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN),
   );
