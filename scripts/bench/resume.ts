@@ -54,8 +54,8 @@ async function repolled(page: Page, counts: Record<string, number>): Promise<num
             const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
             const facts = [...card.querySelectorAll('.fact')];
             const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
-            // A task that ended (its TTL ran out on a slow machine) is never polled again: it counts as back.
-            const ended = ![...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Cancel task');
+            // A task the client is done with (its TTL ran out on a slow machine) is never polled again: it counts as back.
+            const ended = [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss');
             return ended || polls > (counts[id] ?? 0);
           }) &&
           [...document.querySelectorAll('[role=status]')].some((s) => s.textContent?.includes('Connected as learner')) &&
@@ -146,7 +146,7 @@ export const resume: BenchPart = {
       await page.waitForTimeout(1500);
       const full = await reloads(ctx, page, tasks, runs);
       const ended = await page.evaluate(
-        (selector) => [...document.querySelectorAll(selector)].filter((card) => ![...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Cancel task')).length,
+        (selector) => [...document.querySelectorAll(selector)].filter((card) => [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss')).length,
         CARDS,
       );
       const endedNote = ended > 0 ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for` : undefined;
