@@ -145,7 +145,7 @@ export class TaskService {
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: tool.ttlMs === undefined ? this.#defaultTtlMs : tool.ttlMs,
-      pollIntervalMs: tool.pollIntervalMs ?? this.#defaultPollIntervalMs,
+      pollIntervalMs: (typeof tool.pollIntervalMs === 'function' ? tool.pollIntervalMs(args) : tool.pollIntervalMs) ?? this.#defaultPollIntervalMs,
       inputRequests: {},
       issuedInputKeys: [],
       inputResponses: {},

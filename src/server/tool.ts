@@ -65,7 +65,8 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   preTaskInput?: Record<string, InputRequest>;
   /** Overrides of the server defaults for this tool's tasks (T6, T13). */
   ttlMs?: number | null;
-  pollIntervalMs?: number;
+  /** The poll interval its tasks suggest (T12): fixed, or chosen from the call's arguments. */
+  pollIntervalMs?: number | ((args: z.infer<Schema>) => number);
   /** How long this tool's expired tasks stay visible as `failed` before deletion (T13); the server default otherwise. */
   purgeAfterMs?: number;
   /**

@@ -11,13 +11,15 @@ const Progress = z.object({ stepsDone: z.number().int().min(0) });
 export const slowCompute = defineTool({
   name: 'slow_compute',
   title: 'Slow compute',
-  description: 'Sleeps for `seconds` and returns. A task when the client declares the tasks extension, an ordinary call otherwise. Honours cancellation.',
+  description: 'Sleeps for `seconds` and returns, suggesting a poll every `pollIntervalMs`. A task when the client declares the tasks extension, an ordinary call otherwise. Honours cancellation.',
   args: z.object({
     seconds: z.number().min(0).max(600).default(3).describe('How long to work, in seconds'),
     label: z.string().optional().describe('A label echoed in the result'),
+    // A playground knob: lets a learner (and `npm run bench`) see the client keep to whatever the server suggests (T12).
+    pollIntervalMs: z.number().int().min(100).max(10_000).default(500).describe('How often the server asks the client to poll, in ms'),
   }),
   execution: 'task',
-  pollIntervalMs: 500,
+  pollIntervalMs: (args) => args.pollIntervalMs,
   resumable: true,
   run: async ({ args, sleep, report, checkpoint, resumeFrom }) => {
     const steps = Math.max(1, Math.ceil(args.seconds));

@@ -93,7 +93,7 @@ export class Durability {
 
   /** The kept wire log, oldest first, as entries to show before anything new. */
   async restoreWire(): Promise<WireEntry[]> {
-    // For scripts/bench-resume.ts: the restore starts here; `playground:tasks-resumed` marks its end.
+    // For the bench (scripts/bench/resume.ts): the restore starts here; `playground:tasks-resumed` marks its end.
     performance.mark('playground:restore-start');
     const kept = await this.#journal.loadWire();
     // Negative sequence numbers: this page's client counts from 1, and rows are keyed by seq.

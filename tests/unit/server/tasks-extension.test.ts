@@ -65,6 +65,13 @@ describe('shapes', () => {
     for (const key of ['task', 'content', 'result', 'error', 'inputRequests', 'requestState']) expect(result).not.toHaveProperty(key);
   });
 
+  it('T6, T12: the suggested pollIntervalMs is the server\'s, here chosen per call from slow_compute\'s arguments', async () => {
+    expect(await call('slow_compute', { seconds: 1, pollIntervalMs: 250 })).toMatchObject({ resultType: 'task', pollIntervalMs: 250 });
+    const taskId = await startTask('slow_compute', { seconds: 1, pollIntervalMs: 2000 });
+    expect(await get(taskId)).toMatchObject({ pollIntervalMs: 2000 });
+    expect((await call('slow_compute', { seconds: 1, pollIntervalMs: 10 }))['isError']).toBe(true);
+  });
+
   it('T8: the task is stored before the handle is sent: tasks/get resolves at once', async () => {
     const taskId = await startTask('slow_compute', { seconds: 5 });
     const task = await get(taskId);

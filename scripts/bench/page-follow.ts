@@ -1,0 +1,106 @@
+/**
+ * The page following 1,000 tasks polled every 250 ms, in Chromium against
+ * the production build, against the same page idle (connected, no task):
+ * frame time p95 (requestAnimationFrame deltas; headless Chromium paces
+ * frames at 60 Hz, so 16.7 ms is a frame on time), the longest main-thread
+ * task (PerformanceObserver 'longtask', 50 ms and up), the page's JS heap
+ * after a forced GC and its DOM nodes (CDP Performance.getMetrics), and the
+ * tasks/get actually achieved against what 1,000 tasks at 250 ms ask for.
+ * The server worker runs the in-memory store; its own heap is not counted.
+ */
+import type { CDPSession, Page } from '@playwright/test';
+import { openApp, pollCounts, startTasks, sum } from './app-page.ts';
+import type { BenchPart } from './context.ts';
+import { figure, percentile } from './figures.ts';
+
+const PART = 'page-follow';
+const POLL_MS = 250;
+
+/** Kept from the first script on, so no long task is missed (a string: tsx's helpers do not exist in the page). */
+const OBSERVE_LONG_TASKS = `
+  window.__benchLongTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__benchLongTasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+interface Window {
+  frames: number[];
+  longestTaskMs: number;
+  heapMb: number;
+  domNodes: number;
+  seconds: number;
+}
+
+/** Frame deltas and the longest task over `seconds`, then the heap after a GC. */
+async function measure(page: Page, cdp: CDPSession, seconds: number): Promise<Window> {
+  const { frames, longestTaskMs, elapsed } = await page.evaluate<{ frames: number[]; longestTaskMs: number; elapsed: number }>(`new Promise((resolve) => {
+    const frames = [];
+    let last = 0;
+    let start = 0;
+    const step = (now) => {
+      frames.push(now - last);
+      last = now;
+      if (now < start + ${seconds * 1000}) return requestAnimationFrame(step);
+      // Long tasks are reported after they end: give the observer a turn, then take every task overlapping the window.
+      setTimeout(() => {
+        const longest = window.__benchLongTasks.filter(([at, d]) => at + d >= start && at <= now).reduce((max, [, d]) => Math.max(max, d), 0);
+        resolve({ frames, longestTaskMs: longest, elapsed: now - start });
+      }, 100);
+    };
+    requestAnimationFrame((now) => {
+      start = last = now;
+      requestAnimationFrame(step);
+    });
+  })`);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  return { frames, longestTaskMs, heapMb: metric('JSHeapUsedSize') / 2 ** 20, domNodes: metric('Nodes'), seconds: elapsed / 1000 };
+}
+
+export const pageFollow: BenchPart = {
+  name: PART,
+  async run(ctx) {
+    const tasks = ctx.small ? 100 : 1000;
+    const seconds = ctx.small ? 3 : 10;
+    const idleSeconds = ctx.small ? 2 : 10;
+    const context = await (await ctx.browser()).newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
+      await page.addInitScript(OBSERVE_LONG_TASKS);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      await openApp(page, ctx.appUrl);
+      await page.waitForTimeout(ctx.small ? 500 : 1000);
+      ctx.log(`[${PART}] idle page, ${idleSeconds} s`);
+      const idle = await measure(page, cdp, idleSeconds);
+
+      ctx.log(`[${PART}] starting ${tasks} slow_compute tasks polled every ${POLL_MS} ms…`);
+      const startedAt = Date.now();
+      await startTasks(page, tasks, { seconds: 600, pollIntervalMs: POLL_MS }, 600_000);
+      const startup = (Date.now() - startedAt) / 1000;
+      ctx.log(`[${PART}] all ${tasks} shown and polled after ${startup.toFixed(1)} s; settling, then ${seconds} s`);
+      await page.waitForTimeout(ctx.small ? 1000 : 2000);
+      const pollsBefore = sum(await pollCounts(page));
+      const t0 = Date.now();
+      const follow = await measure(page, cdp, seconds);
+      const pollsPerSecond = (sum(await pollCounts(page)) - pollsBefore) / ((Date.now() - t0) / 1000);
+
+      const label = `${tasks} tasks @ ${POLL_MS} ms`;
+      const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
+      return [
+        figure(PART, `frame time p95, ${label}`, percentile(follow.frames, 95), 'ms', { name: 'idle page', value: percentile(idle.frames, 95) }, frames),
+        figure(PART, `frame time p50, ${label}`, percentile(follow.frames, 50), 'ms', { name: 'idle page', value: percentile(idle.frames, 50) }),
+        figure(PART, `longest main-thread task, ${label}`, follow.longestTaskMs, 'ms', { name: 'frame budget', value: 1000 / 60 }, 'long tasks overlapping the window; 0 means none of 50 ms or more'),
+        figure(PART, `page JS heap after GC, ${label}`, follow.heapMb, 'MB', { name: 'idle page', value: idle.heapMb }),
+        figure(PART, `DOM nodes, ${label}`, follow.domNodes, 'nodes', { name: 'idle page', value: idle.domNodes }),
+        figure(PART, `tasks/get achieved, ${label}`, pollsPerSecond, 'req/s', { name: 'asked', value: (tasks * 1000) / POLL_MS }),
+        figure(PART, `time to start and first-poll ${tasks} tasks`, startup, 's'),
+      ];
+    } finally {
+      await context.close();
+    }
+  },
+};

@@ -1,0 +1,163 @@
+/**
+ * Resume after a reload with 100 stored tasks (formerly scripts/bench-resume.ts),
+ * in Chromium against the production build, on the IndexedDB server store.
+ * The reference is the same page reloaded with nothing stored, in the same
+ * run. Per reload, in the page's own clock:
+ * - restore: reading the journal and the kept wire log and starting a fresh
+ *   actor per task (`playground:restore-start` to `playground:tasks-resumed`);
+ * - shown: every card on screen (reference: the tool list on screen), from
+ *   navigation start;
+ * - re-polled: every task answered by the server again (its poll count went
+ *   up), from navigation start; reference: the empty page ready.
+ */
+import type { Page } from '@playwright/test';
+import { PAGE_DATABASE } from '../../src/store/db.ts';
+import { CARDS, openApp, startTasks } from './app-page.ts';
+import type { BenchContext, BenchPart } from './context.ts';
+import { figure, median } from './figures.ts';
+
+const PART = 'resume';
+
+interface Reload {
+  restoreMs: number;
+  shownMs: number;
+  repolledMs: number;
+}
+
+/** How many tasks the page's journal holds (it writes behind the screen, so a reload too soon would lose the newest). */
+function journaled(page: Page): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('tasks').objectStore('tasks').count();
+          count.onerror = () => reject(count.error);
+          count.onsuccess = () => {
+            open.result.close();
+            resolve(count.result);
+          };
+        };
+      }),
+    PAGE_DATABASE,
+  );
+}
+
+/** When every card was polled again (or ended); on a timeout, says which cards were stuck and how. */
+async function repolled(page: Page, counts: Record<string, number>): Promise<number> {
+  try {
+    const at = await (
+      await page.waitForFunction(
+        ([selector, counts]) =>
+          [...document.querySelectorAll(selector)].every((card) => {
+            const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
+            const facts = [...card.querySelectorAll('.fact')];
+            const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+            // A task the client is done with (its TTL ran out on a slow machine) is never polled again: it counts as back.
+            const ended = [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss');
+            return ended || polls > (counts[id] ?? 0);
+          }) &&
+          [...document.querySelectorAll('[role=status]')].some((s) => s.textContent?.includes('Connected as learner')) &&
+          performance.now(),
+        [CARDS, counts] as const,
+        { timeout: 180_000, polling: 20 },
+      )
+    ).jsonValue();
+    return Number(at);
+  } catch (error) {
+    const stuck = await page.evaluate(
+      ([selector, before]) =>
+        [...document.querySelectorAll(selector)]
+          .filter((card) => {
+            const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
+            const facts = [...card.querySelectorAll('.fact')];
+            const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+            return polls <= (before[id] ?? 0);
+          })
+          .map((card) => card.textContent?.replace(/\s+/g, ' ').trim() ?? ''),
+      [CARDS, counts] as const,
+    );
+    throw new Error(`${stuck.length} cards not polled again after the reload; first: ${stuck.slice(0, 2).join(' | ')}`, { cause: error });
+  }
+}
+
+/** Reloads and times it; with `tasks` > 0, until every card is back and polled again. */
+async function reload(page: Page, tasks: number): Promise<Reload> {
+  for (let i = 0; tasks > 0 && (await journaled(page)) < tasks; i++) {
+    if (i === 300) throw new Error(`the page journaled ${await journaled(page)} of ${tasks} tasks after 60 s`);
+    await page.waitForTimeout(200);
+  }
+  await page.reload({ waitUntil: 'commit' });
+  // Each wait returns the page's clock at the moment it held, so its own polling is not counted.
+  // The poll counts the restored cards start from are read in the same instant: a card's count
+  // comes back from the journal, which may lag the screen, so "polled again" means above that.
+  const shown = await (
+    await page.waitForFunction(
+      ([selector, n]) => {
+        const cards = [...document.querySelectorAll(selector)];
+        if (n > 0 ? cards.length < n : !document.querySelector('button.tool')) return false;
+        const counts: Record<string, number> = {};
+        for (const card of cards) {
+          const facts = [...card.querySelectorAll('.fact')];
+          const polls = facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0';
+          counts[card.querySelector('code.task-id')?.textContent?.trim() ?? ''] = Number(polls);
+        }
+        return { at: performance.now(), counts };
+      },
+      [CARDS, tasks] as const,
+      { timeout: 180_000, polling: 'raf' },
+    )
+  ).jsonValue();
+  if (!shown) throw new Error('the page was never shown');
+  const shownMs = shown.at;
+  const repolledMs = await repolled(page, shown.counts);
+  const [restoreAt, seededAt] = await page.evaluate(() =>
+    ['playground:restore-start', 'playground:tasks-resumed'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN),
+  );
+  return { restoreMs: seededAt! - restoreAt!, shownMs: Number(shownMs), repolledMs: Number(repolledMs) };
+}
+
+async function reloads(ctx: BenchContext, page: Page, tasks: number, runs: number): Promise<Reload[]> {
+  const results: Reload[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const r = await reload(page, tasks);
+    ctx.log(`[${PART}] ${tasks} stored, reload ${run}: restore ${r.restoreMs.toFixed(0)} ms, shown ${r.shownMs.toFixed(0)} ms, re-polled ${r.repolledMs.toFixed(0)} ms`);
+    results.push(r);
+  }
+  return results;
+}
+
+export const resume: BenchPart = {
+  name: PART,
+  async run(ctx) {
+    const tasks = ctx.small ? 20 : 100;
+    const runs = ctx.small ? 1 : 5;
+    const context = await (await ctx.browser()).newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
+      await openApp(page, ctx.appUrl);
+      await page.getByRole('radio', { name: 'IndexedDB' }).check();
+      await page.getByRole('status', { name: 'Server store in use' }).filter({ hasText: 'IndexedDB' }).waitFor();
+      const empty = await reloads(ctx, page, 0, runs);
+      ctx.log(`[${PART}] following ${tasks} slow_compute tasks on the IndexedDB store…`);
+      await startTasks(page, tasks, { seconds: 600 }, 180_000);
+      await page.waitForTimeout(1500);
+      const full = await reloads(ctx, page, tasks, runs);
+      const ended = await page.evaluate(
+        (selector) => [...document.querySelectorAll(selector)].filter((card) => [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss')).length,
+        CARDS,
+      );
+      const endedNote = ended > 0 ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for` : undefined;
+      const of = (list: Reload[], key: keyof Reload) => median(list.map((r) => r[key]));
+      return [
+        figure(PART, `restore ${tasks} stored tasks (read, seed actors)`, of(full, 'restoreMs'), 'ms', { name: 'nothing stored', value: of(empty, 'restoreMs') }),
+        figure(PART, `all ${tasks} cards shown, from navigation`, of(full, 'shownMs'), 'ms', { name: 'empty page: tools shown', value: of(empty, 'shownMs') }),
+        figure(PART, `all ${tasks} re-polled, from navigation`, of(full, 'repolledMs'), 'ms', { name: 'empty page: connected', value: of(empty, 'repolledMs') }, endedNote),
+      ];
+    } finally {
+      await context.close();
+    }
+  },
+};
