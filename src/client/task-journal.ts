@@ -211,17 +211,38 @@ export class TaskJournal {
   #queue(stored: StoredTask): void {
     this.#dirty.set(stored.taskId, stored);
     // Same tick: a reload right after an answer must find it written.
-    this.#taskWrite ??= Promise.resolve().then(() => this.#flushTasks());
+    this.#taskWrite ??= this.#drainTasks();
+  }
+
+  /**
+   * Writes the changed facts, one transaction at a time: what changes while
+   * one is being written goes into the next. A transaction per change piled
+   * up behind each other when many tasks were polled quickly, and a reload
+   * lost the ones still queued; now at most one write waits behind the one
+   * in flight, however busy the page is.
+   */
+  async #drainTasks(): Promise<void> {
+    await Promise.resolve(); // Gather this tick's changes into one write.
+    try {
+      while (this.#dirty.size > 0) {
+        const batch = [...this.#dirty.values()];
+        this.#dirty.clear();
+        const ok = await this.#writing(() => this.#store.putTasks(batch));
+        if (ok) continue;
+        // Not written: keep them for the next try, unless newer facts came meanwhile.
+        for (const stored of batch) if (!this.#dirty.has(stored.taskId)) this.#dirty.set(stored.taskId, stored);
+        return;
+      }
+    } finally {
+      this.#taskWrite = undefined;
+    }
   }
 
   async #flushTasks(): Promise<void> {
-    const batch = [...this.#dirty.values()];
-    this.#dirty.clear();
-    this.#taskWrite = undefined;
-    if (batch.length === 0) return;
-    const ok = await this.#writing(() => this.#store.putTasks(batch));
-    // Not written: keep them for the next try, unless newer facts came meanwhile.
-    if (!ok) for (const stored of batch) if (!this.#dirty.has(stored.taskId)) this.#dirty.set(stored.taskId, stored);
+    await this.#taskWrite;
+    if (this.#dirty.size === 0) return;
+    this.#taskWrite = this.#drainTasks();
+    await this.#taskWrite;
   }
 
   async #flushWire(): Promise<void> {

@@ -138,6 +138,45 @@ describe('TaskJournal', () => {
     actor.stop();
   });
 
+  it('T12: many tasks changing while a slow write is in flight go into one next write, not a queue of them', async () => {
+    const inner = new MemoryPageStore();
+    const writes: number[] = [];
+    let release: () => void = () => {};
+    let slow = true;
+    const store: PageStore = {
+      ...Object.fromEntries(['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [m, (...a: unknown[]) => (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a)])),
+      putTasks: async (tasks) => {
+        writes.push(tasks.length);
+        if (slow) await new Promise<void>((resolve) => (release = resolve)); // A slow disk: each write waits to be released.
+        return inner.putTasks(tasks);
+      },
+    } as PageStore;
+    const journal = new TaskJournal(store);
+    const calls = { update: [] as unknown[], cancel: 0 };
+    const actors: TaskActor[] = [];
+    const follow = (i: number) => {
+      const actor: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: { ...handle, taskId: `t${i}` }, toolName: 'x' } }).start();
+      journal.track(actor, { ...facts, followedAt: i });
+      actors.push(actor);
+    };
+    follow(0);
+    await tick(); // The first write is now in flight, and held.
+    for (let i = 1; i <= 100; i++) {
+      follow(i);
+      await tick();
+    }
+    expect(writes).toEqual([1]); // Nothing piled up behind the held write.
+    release();
+    await until(() => writes.length === 2);
+    expect(writes).toHaveLength(2);
+    expect(writes[1]).toBeGreaterThanOrEqual(100); // Everything changed meanwhile (t0 too, if it polled), in one write.
+    slow = false;
+    release();
+    await journal.flush();
+    expect(await inner.tasks()).toHaveLength(101);
+    for (const actor of actors) actor.stop();
+  });
+
   it('keeps wire messages in order, in batches', async () => {
     const store = new MemoryPageStore();
     const journal = new TaskJournal(store, { wireBatchMs: 5 });
