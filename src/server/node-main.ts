@@ -4,27 +4,33 @@
  * environment variables, which win over 127.0.0.1:3939.
  */
 import { parseArgs } from 'node:util';
+import { isTerminal } from '../protocol/task.ts';
 import { startNodeHost } from './node-host.ts';
+import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
 
-const USAGE = `Usage: npm run serve -- [--port N] [--host H]
+const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--report-stats MS]
 
 Serves the MCP Tasks Playground server (MCP 2026-07-28 + io.modelcontextprotocol/tasks)
 over Streamable HTTP at http://H:N/mcp.
 
   --port N    port to listen on, 0 for any free port (env PORT, default 3939)
   --host H    address to bind (env HOST, default 127.0.0.1)
+  --report-stats MS
+              every MS ms, print one line "stats {json}" on stdout: this
+              process's memory and the number of tasks it keeps (for
+              npm run soak; run node with --expose-gc to measure after a GC)
   -h, --help  show this help
 `;
 
 /** What to serve, or why not: a usage error is reported with exit code 2. */
-type CliConfig = { kind: 'serve'; host: string; port: number } | { kind: 'help' } | { kind: 'error'; message: string };
+type CliConfig = { kind: 'serve'; host: string; port: number; reportStatsMs: number | undefined } | { kind: 'help' } | { kind: 'error'; message: string };
 
 function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliConfig {
-  let values: { port?: string; host?: string; help?: boolean };
+  let values: { port?: string; host?: string; 'report-stats'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { port: { type: 'string' }, host: { type: 'string' }, 'report-stats': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -38,7 +44,33 @@ function parseCli(argv: readonly string[], env: Readonly<Record<string, string |
     return { kind: 'error', message: `Invalid port "${portText}"${values.port === undefined ? ' (from PORT)' : ''}: expected an integer from 0 to 65535` };
   }
   if (host.trim() === '') return { kind: 'error', message: 'Invalid host: empty' };
-  return { kind: 'serve', host, port: Number(portText) };
+  const statsText = values['report-stats'];
+  if (statsText !== undefined && (!/^\d{1,7}$/.test(statsText) || Number(statsText) < 100)) {
+    return { kind: 'error', message: `Invalid --report-stats "${statsText}": expected milliseconds, at least 100` };
+  }
+  return { kind: 'serve', host, port: Number(portText), reportStatsMs: statsText === undefined ? undefined : Number(statsText) };
+}
+
+/**
+ * One line on stdout, read by `npm run soak` from outside the process: no
+ * endpoint serves it, so no client can ask a server for its task count.
+ */
+async function reportStats(server: PlaygroundServer): Promise<void> {
+  // With --expose-gc, memory is measured after a full collection, so what is reported is what is kept.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const tasks = await server.store.all();
+  const memory = process.memoryUsage();
+  const stats = {
+    at: Date.now(),
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    afterGc: gc !== undefined,
+    tasks: tasks.length,
+    unfinished: tasks.filter((t) => !isTerminal(t.status)).length,
+    runningJobs: server.runner.runningCount,
+  };
+  console.log(`stats ${JSON.stringify(stats)}`);
 }
 
 async function main(): Promise<void> {
@@ -51,14 +83,16 @@ async function main(): Promise<void> {
     process.stderr.write(`${config.message}\n\n${USAGE}`);
     process.exit(2);
   }
+  const server = createPlaygroundServer();
   let host;
   try {
-    host = await startNodeHost({ host: config.host, port: config.port });
+    host = await startNodeHost({ host: config.host, port: config.port, server });
   } catch (error) {
     process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
   console.log(`MCP Tasks Playground server listening on ${host.url}`);
+  const reporter = config.reportStatsMs === undefined ? undefined : setInterval(() => void reportStats(server), config.reportStatsMs);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -68,7 +102,8 @@ async function main(): Promise<void> {
     }
     stopping = true;
     console.log(`${signal}: shutting down`);
-    host.close().then(
+    clearInterval(reporter);
+    Promise.all([host.close(), server.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error('Shutdown failed', error);

@@ -31,6 +31,11 @@ export class RpcFault extends Error {
   }
 }
 
+/** A task's TTL when its tool names none (T6, T13). */
+export const DEFAULT_TTL_MS = 5 * 60_000;
+/** How long an expired task stays visible as `failed` before it is deleted, unless configured (T13). */
+export const DEFAULT_PURGE_AFTER_MS = 60_000;
+
 export interface TaskServiceOptions {
   store: TaskStore;
   runner: JobRunner;
@@ -73,9 +78,9 @@ export class TaskService {
     this.#runner = options.runner;
     this.#tools = new Map(options.tools.map((t) => [t.name, t]));
     this.#now = options.now ?? Date.now;
-    this.#defaultTtlMs = options.defaultTtlMs === undefined ? 5 * 60_000 : options.defaultTtlMs;
+    this.#defaultTtlMs = options.defaultTtlMs === undefined ? DEFAULT_TTL_MS : options.defaultTtlMs;
     this.#defaultPollIntervalMs = options.defaultPollIntervalMs ?? 1000;
-    this.#purgeAfterMs = options.purgeAfterMs ?? 60_000;
+    this.#purgeAfterMs = options.purgeAfterMs ?? DEFAULT_PURGE_AFTER_MS;
   }
 
   get tools(): readonly ToolDefinition[] {

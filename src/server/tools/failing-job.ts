@@ -6,13 +6,14 @@ export const failingJob = defineTool({
   name: 'failing_job',
   title: 'Failing job',
   description: 'Works for about a second, then reports a tool error. The task still ends completed: the tool ran, it just failed (T11).',
-  args: z.object({}),
+  // The reason is echoed in the error text, so a test can put any string into a tool error.
+  args: z.object({ reason: z.string().default('the input file was empty').describe('Why the job says it failed') }),
   execution: 'task-required',
   pollIntervalMs: 250,
   // Resumable: it has no effects, so running it again is harmless.
   resumable: true,
-  run: async ({ sleep }) => {
+  run: async ({ args, sleep }) => {
     await sleep(1000);
-    return textResult('The job failed: the input file was empty.', true);
+    return textResult(`The job failed: ${args.reason}.`, true);
   },
 });
