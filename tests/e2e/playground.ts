@@ -35,8 +35,13 @@ export const serverStatus = (card: Locator): Locator => card.getByRole('status',
 
 export const wireRows = (page: Page): Locator => page.getByRole('list', { name: 'Wire log messages' }).getByRole('listitem');
 
-/** Reads every wire log row's cells from the DOM, in order. */
+/**
+ * Reads every wire log row's cells from the DOM, in order. The log draws new
+ * rows at most every 200 ms (FLUSH_EVERY_MS in src/ui/state/wire-log.svelte.ts),
+ * so what a card already shows may not be drawn yet: wait out one such delay.
+ */
 export async function readWire(page: Page): Promise<WireRowText[]> {
+  await page.waitForTimeout(250);
   return wireRows(page).evaluateAll((rows) =>
     rows.map((row) => {
       const cell = (selector: string): string => row.querySelector(selector)?.textContent?.trim() ?? '';
