@@ -149,12 +149,13 @@ test('T13: kill the in-memory server while a task is input_required; the restart
 });
 
 test('offline for N seconds: the backoff counts down, the task waits offline, then resumes by the same taskId', async ({ page }) => {
-  await callTool(page, 'slow_compute', { seconds: '4' });
+  // Long enough that a slow machine still sees the offline spell while the task works.
+  await callTool(page, 'slow_compute', { seconds: '10' });
   const card = taskCard(page, 'slow_compute');
   await expect(serverStatus(card)).toHaveText('working');
   const taskId = await createdTaskId(page);
 
-  await faultPanel(page).getByLabel('Offline seconds').fill('3');
+  await faultPanel(page).getByLabel('Offline seconds').fill('6');
   await faultPanel(page).getByRole('button', { name: 'Go offline' }).click();
   await expect(faultPanel(page).getByRole('status')).toContainText('Offline');
   const bar = page.getByRole('status').filter({ hasText: 'Reconnecting' });
@@ -164,7 +165,7 @@ test('offline for N seconds: the backoff counts down, the task waits offline, th
   await expect(card).toContainText('offline'); // the poll fell due: held, not sent into a dead link
 
   await expect(connected(page)).toBeVisible({ timeout: 15_000 });
-  await expect(serverStatus(card)).toHaveText('completed');
+  await expect(serverStatus(card)).toHaveText('completed', { timeout: 15_000 });
   const polls = (await readWire(page)).filter((r) => r.direction === 'out' && r.method === 'tasks/get');
   expect(polls.every((r) => r.taskId === taskId)).toBe(true);
   await expect(await faultLog(page)).toContainText('connect refused: network offline');
