@@ -5,7 +5,7 @@
  * server node does to its clients: every link breaks at once, and an
  * in-memory server forgets every task it held.
  */
-import { WorkerEventSchema, type ConnectMessage, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
+import { WorkerEventSchema, type ConnectMessage, type HoldJobsMessage, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
 import { PortTransport } from './port-transport.ts';
 import type { Transport } from './transport.ts';
 
@@ -15,6 +15,8 @@ export class ServerWorker {
   #generation = 0;
   /** How every worker is started: which task store its server uses. */
   #start: StartMessage = { type: 'start', store: { kind: 'memory' } };
+  /** Whether the jobs' clock is held: a worker started meanwhile starts held too. */
+  #jobsHeld = false;
   readonly #onEvent: ((event: WorkerEvent) => void) | undefined;
 
   constructor(options: { onEvent?: (event: WorkerEvent) => void } = {}) {
@@ -49,7 +51,15 @@ export class ServerWorker {
       if (parsed.success && this.#worker === worker) this.#onEvent?.(parsed.data);
     });
     worker.postMessage(this.#start);
+    if (this.#jobsHeld) worker.postMessage({ type: 'hold-jobs', held: true } satisfies HoldJobsMessage);
     this.#generation++;
+  }
+
+  /** Holds the clock the server's jobs sleep on, or lets it run (the drill holds it while a learner guesses). */
+  holdJobs(held: boolean): void {
+    if (held === this.#jobsHeld) return;
+    this.#jobsHeld = held;
+    this.#worker?.postMessage({ type: 'hold-jobs', held } satisfies HoldJobsMessage);
   }
 
   /**

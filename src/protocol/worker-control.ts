@@ -2,7 +2,8 @@
  * Control messages between the page and a server worker, outside MCP.
  * The page sends `start` once (which task store the server keeps its tasks
  * in), then one `connect` per link: "serve this port as this identity".
- * Everything after a `connect` is MCP JSON-RPC on the port. The worker
+ * Everything after a `connect` is MCP JSON-RPC on the port. `hold-jobs`
+ * stops or restarts the clock the server's jobs sleep on (the drill). The worker
  * answers `start` with `ready`, or `storage-error` when it had to fall back.
  */
 import { z } from 'zod';
@@ -31,8 +32,16 @@ export const StartMessageSchema = z.object({
 });
 export type StartMessage = z.infer<typeof StartMessageSchema>;
 
+/**
+ * Holds the server's job clock (src/server/job-clock.ts) or lets it run:
+ * the drill holds it while a learner guesses, so a task does not move on
+ * under the question. Not protocol: polls and answers go on as usual.
+ */
+export const HoldJobsMessageSchema = z.object({ type: z.literal('hold-jobs'), held: z.boolean() });
+export type HoldJobsMessage = z.infer<typeof HoldJobsMessageSchema>;
+
 /** Everything the page may send a worker. */
-export const WorkerControlSchema = z.discriminatedUnion('type', [StartMessageSchema, ConnectMessageSchema]);
+export const WorkerControlSchema = z.discriminatedUnion('type', [StartMessageSchema, ConnectMessageSchema, HoldJobsMessageSchema]);
 export type WorkerControl = z.infer<typeof WorkerControlSchema>;
 
 /** What a worker tells the page about itself. */

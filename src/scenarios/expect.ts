@@ -7,9 +7,10 @@ import { describeRow, describeTask, listed, rowsWhere, taskOf, type Observation,
 
 type RowMatch = Parameters<typeof rowsWhere>[1];
 
+/** The kind of row `match` looks for, in words: `tools/call result received`. */
 function what(match: RowMatch): string {
-  const arrow = match.direction === 'out' ? '→ ' : match.direction === 'in' ? '← ' : '';
-  return `${arrow}${match.method ?? 'message'}${match.kind ? ` ${match.kind}` : ''}`;
+  const way = match.direction === 'out' ? ' sent' : match.direction === 'in' ? ' received' : '';
+  return `${match.method ?? 'message'}${match.kind ? ` ${match.kind}` : ''}${way}`;
 }
 
 /**
@@ -38,7 +39,7 @@ export function wireNever(id: string, description: string, match: RowMatch, test
     check(obs) {
       const candidates = rowsWhere(obs, match);
       const hit = candidates.find((row) => test(row, obs));
-      return hit ? { pass: false, saw: describeRow(hit) } : { pass: true, saw: `none among ${candidates.length} ${what(match)} messages` };
+      return hit ? { pass: false, saw: describeRow(hit) } : { pass: true, saw: `${candidates.length} × ${what(match)}, none of them this` };
     },
   };
 }

@@ -107,10 +107,24 @@ export function errorCodeOf(row: ScenarioWireRow): number | undefined {
   return typeof error?.code === 'number' ? error.code : undefined;
 }
 
-/** A row in a few words, for "saw ...": `← tools/call result task working`. */
+/**
+ * A row in a few words, for "saw ...": `tools/call answered task working`,
+ * `tasks/get answered error -32602`, `tasks/cancel sent on mallory`.
+ */
 export function describeRow(row: ScenarioWireRow): string {
-  const arrow = row.direction === 'out' ? '→' : '←';
-  return [row.connection ? `[${row.connection}]` : '', arrow, row.method ?? '?', row.kind, row.gist].filter(Boolean).join(' ');
+  const on = row.connection ? ` on ${row.connection}` : '';
+  const method = row.method ?? 'a reply to an unknown request';
+  const sentOrReceived = row.direction === 'out' ? 'sent' : 'received';
+  switch (row.kind) {
+    case 'request':
+      return `${method} ${sentOrReceived}${on}`;
+    case 'notification':
+      return `${method}${row.gist ? ` ${row.gist}` : ''} ${sentOrReceived}${on}`;
+    case 'invalid':
+      return `an invalid message ${sentOrReceived}${on}`;
+    default:
+      return `${method} answered ${row.gist || row.kind}${on}`;
+  }
 }
 
 /** A task's state in words, for "saw ...": `working (client: polling)` or `ended completed`. */

@@ -96,6 +96,7 @@ export class ScenarioRun {
 
   /** Back to the start; the stage is reset when it plays again. */
   restart(): void {
+    if (this.#snapshot.status === 'predicting') this.#stage.holdJobs(false);
     this.#generation++;
     this.#scheduler.clearTimeout(this.#timer);
     this.#autoplay = false;
@@ -116,6 +117,7 @@ export class ScenarioRun {
   /** The learner's guess for the step waiting in `predicting`; the step then runs. */
   guess(choice: string): void {
     if (this.#snapshot.status !== 'predicting') return;
+    this.#stage.holdJobs(false);
     const index = this.#snapshot.stepIndex;
     this.#set({
       status: this.#autoplay ? 'running' : 'paused',
@@ -127,6 +129,8 @@ export class ScenarioRun {
   /** Carries a saved run on (after a reload): waits for the step whose action ran, or goes on to the next. */
   resume(): void {
     const { status, stepIndex } = this.#snapshot;
+    // A fresh page's server runs its jobs: hold them again for the open question.
+    if (status === 'predicting') this.#stage.holdJobs(true);
     if (TERMINAL.has(status) || status === 'ready' || status === 'predicting') return this.#emit();
     if (this.#betweenSteps()) {
       if (this.#autoplay) this.#enter(stepIndex + 1);
@@ -139,6 +143,7 @@ export class ScenarioRun {
 
   /** Stops every timer (the page is going away, or another scenario opens). */
   dispose(): void {
+    if (this.#snapshot.status === 'predicting') this.#stage.holdJobs(false);
     this.#generation++;
     this.#scheduler.clearTimeout(this.#timer);
   }
@@ -168,6 +173,8 @@ export class ScenarioRun {
     });
     if (this.#snapshot.drill && step.predict) {
       const predictions = this.#snapshot.predictions.filter((p) => p.stepIndex !== index);
+      // The task asked about must not move on while the learner thinks: hold the server's jobs until the guess.
+      this.#stage.holdJobs(true);
       this.#set({ status: 'predicting', predictions: [...predictions, { stepIndex: index, question: step.predict.question, choices: step.predict.choices }] });
       return;
     }

@@ -50,9 +50,9 @@ export interface StepContext {
 
 /**
  * A "predict the next state" question (the drill): asked before the step's
- * action runs (only an action can be held back: the server and the client's
- * polling go on by themselves), answered by the playground once the step,
- * or the later step `judgeAtStep`, is judged.
+ * action runs, with the server's jobs held meanwhile (the client's polls go
+ * on, but no task moves on under the question), answered by the playground
+ * once the step, or the later step `judgeAtStep`, is judged.
  */
 export interface Prediction {
   question: string;

@@ -55,6 +55,11 @@ export interface ScenarioStage {
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void;
   /** The "also subscribe" switch: subscriptions/listen for the followed tasks (T18). */
   setPush(on: boolean): void;
+  /**
+   * Holds the clock the server's jobs sleep on, or lets it run: the drill
+   * holds it while the learner guesses, so the task asked about stays put.
+   */
+  holdJobs(held: boolean): void;
   /** Reloads the page; never resolves: the run carries on after the load from what was saved. */
   reload(): Promise<never>;
 }

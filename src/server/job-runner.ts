@@ -13,6 +13,7 @@
 import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
 import { allAnswered, finish, requestInput, takeResponses, withStatusMessage, type Outcome } from './task-lifecycle.ts';
+import { JobClock } from './job-clock.ts';
 import { claimLease, dropLease, HEARTBEAT_MS, holdsLease, LEASE_MS, markResumed, rememberTaken, withCheckpoint } from './task-durability.ts';
 import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
 import { JobCancelled, JobProtocolError, type JobContext, type ToolDefinition } from './tool.ts';
@@ -25,6 +26,8 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   /** How often held leases are renewed. */
   heartbeatMs?: number;
+  /** The time jobs sleep on; the worker's can be held by the drill. */
+  clock?: JobClock;
 }
 
 /** How a resumed run differs from a first one. */
@@ -43,6 +46,7 @@ export class JobRunner {
   readonly #holder: string;
   readonly #leaseMs: number;
   readonly #heartbeatMs: number;
+  readonly #clock: JobClock;
   readonly #running = new Map<string, Promise<void>>();
   /** How to stop each running job without writing anything more. */
   readonly #abandon = new Map<string, () => void>();
@@ -57,6 +61,7 @@ export class JobRunner {
     this.#holder = options.holder ?? `runner-${crypto.randomUUID().slice(0, 8)}`;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.#clock = options.clock ?? new JobClock();
     this.#unsubscribe = store.subscribe((record) => this.#watchers.get(record.taskId)?.(record));
   }
 
@@ -98,8 +103,8 @@ export class JobRunner {
       signal,
       asTask: false,
       report: async () => {},
-      sleep: (ms) => sleep(ms, signal),
-      sleepThroughCancel: (ms) => sleep(ms),
+      sleep: (ms) => this.#clock.sleep(ms, signal),
+      sleepThroughCancel: (ms) => this.#clock.sleep(ms),
       askInput: async () => {
         throw new JobProtocolError(ErrorCode.InternalError, `${tool.name} needs input, which only a task can ask for`);
       },
@@ -213,8 +218,8 @@ export class JobRunner {
       report: async (statusMessage) => {
         await this.#write(taskId, (r) => withStatusMessage(r, statusMessage, this.#now()));
       },
-      sleep: (ms) => sleep(ms, controller.signal),
-      sleepThroughCancel: (ms) => sleep(ms),
+      sleep: (ms) => this.#clock.sleep(ms, controller.signal),
+      sleepThroughCancel: (ms) => this.#clock.sleep(ms),
       askInput: (requests) => this.#askInput(taskId, requests, controller.signal, waiters, resumption?.issuedBefore ?? new Set()),
       resumeFrom: resumption?.from,
       checkpoint: async (data, label) => {
@@ -284,20 +289,4 @@ function outcomeOfError(error: unknown): Outcome {
   // A bug in a job is still a protocol-level failure of the task, not a tool result (T11).
   const message = error instanceof Error ? error.message : String(error);
   return { status: 'failed', error: { code: ErrorCode.InternalError, message: `Internal error: ${message}` } };
-}
-
-/** Waits `ms`; with a signal, rejects with JobCancelled as soon as it aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new JobCancelled());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new JobCancelled());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

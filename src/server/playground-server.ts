@@ -6,6 +6,7 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { createServerFactory } from './create-server.ts';
 import { JobAdoption } from './job-adoption.ts';
+import { JobClock } from './job-clock.ts';
 import { JobRunner, type JobRunnerOptions } from './job-runner.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
 import type { TaskStore } from './task-store.ts';
@@ -16,6 +17,8 @@ import { ALL_TOOLS } from './tools/index.ts';
 export interface PlaygroundServer {
   store: TaskStore;
   runner: JobRunner;
+  /** The time the jobs sleep on: the drill holds it while a learner guesses. */
+  clock: JobClock;
   /** Finds jobs whose worker stopped and resumes them here. */
   adoption: JobAdoption;
   service: TaskService;
@@ -30,7 +33,7 @@ export type PlaygroundServerOptions = Partial<Omit<TaskServiceOptions, 'runner'>
   /** How often expired tasks are swept (T13); 0 disables the timer. */
   sweepIntervalMs?: number;
   /** Lease settings and the runner's id (durable jobs). */
-  runner?: Omit<JobRunnerOptions, 'now'>;
+  runner?: Omit<JobRunnerOptions, 'now' | 'clock'>;
   /** How often to look for orphaned jobs to resume; 0 disables the timer. */
   adoptIntervalMs?: number;
 };
@@ -39,7 +42,8 @@ export function createPlaygroundServer(options: PlaygroundServerOptions = {}): P
   const store = options.store ?? new MemoryTaskStore();
   const now = options.now ?? Date.now;
   const tools = options.tools ?? ALL_TOOLS;
-  const runner = new JobRunner(store, { ...options.runner, now });
+  const clock = new JobClock();
+  const runner = new JobRunner(store, { ...options.runner, now, clock });
   const service = new TaskService({ ...options, store, runner, now, tools });
   const adoption = new JobAdoption(store, runner, tools, { now, everyMs: options.adoptIntervalMs ?? runner.heartbeatMs });
   adoption.start();
@@ -52,6 +56,7 @@ export function createPlaygroundServer(options: PlaygroundServerOptions = {}): P
   return {
     store,
     runner,
+    clock,
     adoption,
     service,
     subscriptions,

@@ -3,7 +3,8 @@
  * the page hands over. The page owns the worker (src/net/server-worker.ts)
  * and says first, with `start`, where the server keeps its tasks: in this
  * worker's memory (lost when it is killed) or in IndexedDB, where a fresh
- * worker finds them and resumes their jobs.
+ * worker finds them and resumes their jobs. `hold-jobs` holds or releases
+ * the clock its jobs sleep on.
  */
 /// <reference lib="webworker" />
 import { WorkerControlSchema, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
@@ -20,12 +21,18 @@ let server: Promise<PlaygroundServer> | undefined;
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const control = WorkerControlSchema.safeParse(event.data);
   if (!control.success) {
-    console.error('[worker] ignored a control message that is not a valid start or connect', event.data);
+    console.error('[worker] ignored a control message that is not a valid start, connect or hold-jobs', event.data);
     return;
   }
   if (control.data.type === 'start') {
     if (server) console.error('[worker] ignored a second start: a worker keeps the store it started with');
     else server = boot(control.data);
+    return;
+  }
+  if (control.data.type === 'hold-jobs') {
+    const { held } = control.data;
+    if (!server) console.error('[worker] ignored hold-jobs before start');
+    else void server.then((s) => (held ? s.clock.hold() : s.clock.release()));
     return;
   }
   const port = event.ports[0];

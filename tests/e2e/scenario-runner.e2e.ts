@@ -28,6 +28,21 @@ test('the drill holds each action back for a guess and scores it against the wir
   await expect(panel.getByLabel('Score')).toHaveText('1/2');
 });
 
+test('a slow guess does not lose the run: the server\'s jobs wait for it (the task is still working when the learner answers)', async ({ page }) => {
+  await page.goto('/?scenario=kill-memory-store&drill&speed=max');
+  const panel = panelOf(page, 'Server killed, in-memory store');
+  const ask = panel.getByRole('group', { name: /^What does the fresh server answer/ });
+  await expect(ask).toBeVisible({ timeout: 30_000 });
+  await expect(ask).toContainText('held until you answer');
+  // The job takes 6 s; a learner who thinks for 8 s still asks about a working task.
+  await page.waitForTimeout(8000);
+  const card = page.getByRole('article').filter({ hasText: 'slow_compute' });
+  await expect(card.getByRole('status', { name: 'Server status' })).toHaveText('working');
+  await ask.getByRole('button', { name: 'error -32602' }).click();
+  await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
+  await expect(panel.getByLabel('Score')).toHaveText('1/1');
+});
+
 test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({ page }) => {
   // Without `speed=max` or `play` in the address, a scenario waits for the learner.
   await page.goto('/?scenario=tool-vs-protocol-error');

@@ -31,7 +31,7 @@ test.describe.configure({ timeout: 60_000 });
 
 const panelOf = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });
 const runStatus = (panel: Locator): Locator => panel.getByRole('status', { name: 'Scenario run' });
-const expectationItems = (panel: Locator): Locator => panel.getByRole('list', { name: 'Expectations' }).getByRole('listitem');
+const expectationItems = (panel: Locator): Locator => panel.getByRole('region', { name: /^Expectations/ }).getByRole('listitem');
 
 /** Waits for the run to end, opening a second tab if a step asks for one (M5). Returns its final status line. */
 async function runToEnd(page: Page, panel: Locator): Promise<string> {

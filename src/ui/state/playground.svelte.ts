@@ -44,6 +44,7 @@ export class Playground {
   #connectionInfo = $state.raw<ConnectionInfo>({ attempt: 0 });
   #workerGeneration = $state(0);
   #workerRunning = $state(false);
+  #jobsHeld = $state(false);
   #tools = $state.raw<readonly ToolInfo[]>([]);
   #toolsError = $state<string | undefined>();
   #selectedTool = $state<string | undefined>();
@@ -252,6 +253,20 @@ export class Playground {
     this.#syncWorker();
   }
 
+  /** Whether the server's jobs are held (the drill, while a learner guesses). */
+  get jobsHeld(): boolean {
+    return this.#jobsHeld;
+  }
+
+  /**
+   * Holds the clock the server's jobs sleep on, or lets it run: a task stays
+   * where it is while held, though polls and answers go on (src/server/job-clock.ts).
+   */
+  holdJobs(held: boolean): void {
+    this.#jobsHeld = held;
+    this.#worker.holdJobs(held);
+  }
+
   /**
    * A raw request over the page's client, or over a connection opened with
    * {@link openConnection}: for probes such as tasks/result (M1) or another
@@ -308,6 +323,7 @@ export class Playground {
     this.closeConnections();
     this.network.resetAll();
     this.push.enabled = false;
+    this.holdJobs(false);
     this.#declareTasks = setup.declareTasks;
     if (setup.store !== this.durability.serverStore) this.setServerStore(setup.store);
     else if (!this.#worker.running) this.restartWorker();

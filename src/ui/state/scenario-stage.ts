@@ -137,6 +137,10 @@ export class PageStage implements ScenarioStage {
     this.#playground.push.enabled = on;
   }
 
+  holdJobs(held: boolean): void {
+    this.#playground.holdJobs(held);
+  }
+
   reload(): Promise<never> {
     location.reload();
     // The page is going away: nothing after this may run, and the step carries on after the load.

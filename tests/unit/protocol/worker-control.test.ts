@@ -7,6 +7,7 @@ describe('worker control messages', () => {
     expect(WorkerControlSchema.safeParse({ type: 'start', store: { kind: 'memory' } }).success).toBe(true);
     expect(WorkerControlSchema.safeParse({ type: 'start', store: { kind: 'indexeddb', database: 'db' } }).success).toBe(true);
     expect(WorkerControlSchema.safeParse({ type: 'connect', identity: 'learner' }).success).toBe(true);
+    expect(WorkerControlSchema.safeParse({ type: 'hold-jobs', held: true }).success).toBe(true);
   });
 
   it('refuses anything else: unknown store kinds, a database without a name, unknown types', () => {
@@ -17,6 +18,8 @@ describe('worker control messages', () => {
       { type: 'start' },
       { type: 'connect', identity: '' },
       { type: 'stop' },
+      { type: 'hold-jobs' },
+      { type: 'hold-jobs', held: 'yes' },
       'start',
       null,
     ]) {

@@ -67,6 +67,9 @@ export class FakeStage implements ScenarioStage {
   setPush(on: boolean): void {
     this.actions.push(`push ${on}`);
   }
+  holdJobs(held: boolean): void {
+    this.actions.push(held ? 'hold jobs' : 'release jobs');
+  }
   reload(): Promise<never> {
     this.actions.push('reload');
     return new Promise<never>(() => {});

@@ -102,7 +102,7 @@ describe('ScenarioRun', () => {
     stage.addRow({ direction: 'out', kind: 'request', method: 'tasks/result', gist: '' });
     await advance(200);
     expect(run.snapshot.expectations[0]!.status).toBe('failed');
-    expect(run.snapshot.expectations[0]!.saw).toBe('→ tasks/result request');
+    expect(run.snapshot.expectations[0]!.saw).toBe('tasks/result sent');
     expect(run.snapshot.steps[0]!.status).toBe('waiting');
   });
 
@@ -113,7 +113,7 @@ describe('ScenarioRun', () => {
     expect(run.snapshot.status).toBe('failed');
     expect(run.snapshot.steps[0]).toEqual({ status: 'timed-out', note: 'timed out after 20 s waiting for a slow_compute task to be followed' });
     expect(run.snapshot.expectations.map((e) => [e.status, e.saw])).toEqual([
-      ['failed', 'no ← tools/call among 0 messages'],
+      ['failed', 'no tools/call received among 0 messages'],
       ['failed', 'its step never ran'],
     ]);
   });
@@ -202,10 +202,13 @@ describe('ScenarioRun', () => {
     run.play();
     await advance(300);
     expect(run.snapshot.status).toBe('predicting');
-    expect(stage.actions).toEqual([]); // Held back until the learner guesses.
+    // The action waits for the guess, and the server's jobs stand still meanwhile.
+    expect(stage.actions).toEqual(['hold jobs']);
+    await advance(30_000);
+    expect(stage.actions).toEqual(['hold jobs']);
     run.guess('failed');
     await advance(100);
-    expect(stage.actions).toEqual(['call slow_compute {"seconds":1} declared']);
+    expect(stage.actions).toEqual(['hold jobs', 'release jobs', 'call slow_compute {"seconds":1} declared']);
     stage.addRow({ method: 'tools/call', gist: 'task working', taskId: 't1' });
     stage.setTask({ taskId: 't1' });
     await advance(300);
@@ -215,6 +218,24 @@ describe('ScenarioRun', () => {
     await advance(200);
     expect(run.snapshot.predictions).toEqual([{ stepIndex: 0, question: 'How does it end?', choices: ['completed', 'failed'], guess: 'failed', actual: 'completed', correct: false }]);
     expect(drillScore(run.snapshot.predictions)).toEqual({ right: 0, answered: 1 });
+  });
+
+  it('the drill lets the held jobs go when the run restarts or is closed mid-question, and holds them again after a reload', async () => {
+    const first = setup(twoSteps, { drill: true });
+    first.run.play();
+    await first.advance(300);
+    first.run.restart();
+    expect(first.stage.actions).toEqual(['hold jobs', 'release jobs']);
+    first.run.play();
+    await first.advance(300);
+    const saved = first.run.saved;
+    first.run.dispose();
+    expect(first.stage.actions).toEqual(['hold jobs', 'release jobs', 'hold jobs', 'release jobs']);
+    // The reloaded page's fresh worker runs its jobs: the open question holds them again.
+    const second = setup(twoSteps, { saved });
+    second.run.resume();
+    expect(second.run.snapshot.status).toBe('predicting');
+    expect(second.stage.actions).toEqual(['hold jobs']);
   });
 
   it('waitFor lets an action race the server whatever the pace', async () => {
