@@ -3,7 +3,7 @@
  * words what it expected and what it saw. All read the observation only.
  */
 import type { Expectation, Verdict } from './scenario.ts';
-import { describeRow, describeTask, listed, rowsWhere, taskOf, type Observation, type ScenarioWireRow, type TaskView } from './observation.ts';
+import { describeRow, describeTask, listed, rowsWhere, taskOf, type Observation, type ProbeView, type ScenarioWireRow, type TaskView } from './observation.ts';
 
 type RowMatch = Parameters<typeof rowsWhere>[1];
 
@@ -62,15 +62,22 @@ export function taskEnds(id: string, toolName: string, ...finals: string[]): Exp
   return taskIs(id, `the ${toolName} task ends ${finals.join(' or ')}`, toolName, (task) => task.final !== undefined && finals.includes(task.final));
 }
 
+/** The latest probe labelled `label` once answered, or why there is nothing to judge yet. */
+function answeredProbe(obs: Observation, label: string): ProbeView | Verdict {
+  const probe = obs.probes.filter((p) => p.label === label).at(-1);
+  if (!probe) return { pass: false, saw: `the ${label} request was not sent` };
+  if (probe.state === 'pending') return { pass: false, saw: `no answer yet to ${probe.method}` };
+  return probe;
+}
+
 /** The probe labelled `label` was answered with JSON-RPC error `code`. */
 export function probeFails(id: string, description: string, label: string, code: number): Expectation {
   return {
     id,
     description,
     check(obs) {
-      const probe = obs.probes.filter((p) => p.label === label).at(-1);
-      if (!probe) return { pass: false, saw: `the ${label} request was not sent` };
-      if (probe.state === 'pending') return { pass: false, saw: `no answer yet to ${probe.method}` };
+      const probe = answeredProbe(obs, label);
+      if ('pass' in probe) return probe;
       if (probe.state === 'result') return { pass: false, saw: `a result: ${JSON.stringify(probe.result).slice(0, 120)}` };
       return { pass: probe.error?.code === code, saw: `error ${probe.error?.code ?? '(no code)'}: ${probe.error?.message ?? ''}` };
     },
@@ -83,9 +90,8 @@ export function probeAnswers(id: string, description: string, label: string, tes
     id,
     description,
     check(obs) {
-      const probe = obs.probes.filter((p) => p.label === label).at(-1);
-      if (!probe) return { pass: false, saw: `the ${label} request was not sent` };
-      if (probe.state === 'pending') return { pass: false, saw: `no answer yet to ${probe.method}` };
+      const probe = answeredProbe(obs, label);
+      if ('pass' in probe) return probe;
       if (probe.state === 'error' || !probe.result) return { pass: false, saw: `error ${probe.error?.code ?? ''}: ${probe.error?.message ?? ''}` };
       return { pass: test(probe.result), saw: saw(probe.result) };
     },

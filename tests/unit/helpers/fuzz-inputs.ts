@@ -236,6 +236,22 @@ export function mutatedRequest(taskId: string): fc.Arbitrary<MutatedRequest> {
   });
 }
 
+/**
+ * Makes a mutated request safe to send in a run of many: a unique id (so a
+ * late answer to an earlier case could never pass for this one's), and, for
+ * a valid request by the task's owner, a made-up taskId (a valid request may
+ * change the task it names: only broken ones may name the victim).
+ */
+export function prepareCase(request: MutatedRequest, identity: string, owner: string, freshId: () => number): Record<string, unknown> {
+  const { message, refusal } = request;
+  if (message['id'] === TEMPLATE_ID) message['id'] = freshId();
+  const params = message['params'];
+  if (identity === owner && !refusal && typeof params === 'object' && params !== null && 'taskId' in params) {
+    (params as Record<string, unknown>)['taskId'] = 'made-up-task-id';
+  }
+  return message;
+}
+
 /** Any value at all, including what structured clone carries and JSON cannot (BigInt, Map, Date, cycles). */
 export const randomValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: false, maxDepth: 4 }),

@@ -25,7 +25,7 @@ import { MAX_BODY_BYTES, startNodeHost, type NodeHost } from '../../../src/serve
 import { createPlaygroundServer, type PlaygroundServer } from '../../../src/server/playground-server.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
-import { deeplyNested, isErrorResponse, mutatedRequest, TEMPLATE_ID } from '../helpers/fuzz-inputs.ts';
+import { deeplyNested, isErrorResponse, mutatedRequest, prepareCase } from '../helpers/fuzz-inputs.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'node-fuzz', version: '0' };
@@ -140,12 +140,8 @@ describe('fuzzing the Node host over HTTP', () => {
   it('C7, T20: every broken request gets a JSON-RPC error with a fitting code and status; nothing else is touched', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('alice', 'mallory'), mutatedRequest(victim), async (identity, request) => {
-        const { message, refusal } = request;
-        if (message['id'] === TEMPLATE_ID) message['id'] = nextId++;
-        const params = message['params'];
-        if (identity === 'alice' && !refusal && typeof params === 'object' && params !== null && 'taskId' in params) {
-          (params as Record<string, unknown>)['taskId'] = 'made-up-task-id';
-        }
+        const { refusal } = request;
+        const message = prepareCase(request, identity, 'alice', () => nextId++);
         const reply = await post(JSON.stringify(message), headersFor(message, identity));
         const label = request.labels.join('; ');
         if (refusal) expectRefused(reply, refusal, label);

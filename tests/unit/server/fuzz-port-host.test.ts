@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { servePort } from '../../../src/server/port-host.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
-import { expectsNoAnswer, isErrorResponse, mutatedRequest, randomValue, TEMPLATE_ID } from '../helpers/fuzz-inputs.ts';
+import { expectsNoAnswer, isErrorResponse, mutatedRequest, prepareCase, randomValue } from '../helpers/fuzz-inputs.ts';
 import { createHarness, pollUntil, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -84,14 +84,8 @@ describe('fuzzing the port host (worker entry)', () => {
   it('C7, T20: every broken request gets one JSON-RPC error with a fitting code; nothing else is touched', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('alice', 'mallory'), mutatedRequest(victim), async (identity, request) => {
-        const { message, refusal } = request;
-        // Unique ids, so a late answer to an earlier case could never pass for this one's.
-        if (message['id'] === TEMPLATE_ID) message['id'] = nextId++;
-        const params = message['params'];
-        // A valid request by the task's owner may change it: only broken ones may name it.
-        if (identity === 'alice' && !refusal && typeof params === 'object' && params !== null && 'taskId' in params) {
-          (params as Record<string, unknown>)['taskId'] = 'made-up-task-id';
-        }
+        const { refusal } = request;
+        const message = prepareCase(request, identity, 'alice', () => nextId++);
         const replies = await exchange(message, identity, 20);
         expect(replies, request.labels.join('; ')).toHaveLength(1);
         const [reply] = replies as Record<string, unknown>[];
