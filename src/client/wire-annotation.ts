@@ -59,20 +59,32 @@ export class WireAnnotator {
   /** What each request was, by `connection|direction:id`, so its response can say what it answers (each client counts ids from 1). */
   readonly #requests = new Map<string, { method: string; taskId: string | undefined; answers: number }>();
 
-  #answered(connection: string | undefined, direction: WireDirection, id: string | number | null, keep = false): { method: string; taskId: string | undefined } | undefined {
+  /** Requests one copy of a two-copy (duplicated) response has named: the other copy names them too, then they go. */
+  readonly #firstCopies = new Set<string>();
+
+  #answered(connection: string | undefined, direction: WireDirection, id: string | number | null, mark: NetMark | undefined): { method: string; taskId: string | undefined } | undefined {
     if (id === null) return undefined;
     const key = `${connection ?? ''}|${opposite(direction)}:${id}`;
     const request = this.#requests.get(key);
-    // Answered once; keeps the map as small as what is in flight. A copy the
-    // network made, or an answer it lost, leaves room for the one that counts;
-    // a request the network delivered twice is answered twice by the server.
-    if (request && !keep && --request.answers <= 0) this.#requests.delete(key);
+    if (!request) return undefined;
+    // A lost answer leaves room for the one that counts.
+    if (mark?.lost !== undefined) return request;
+    // The two copies of a duplicated answer arrive in either order: the request is spent only when both have named it.
+    if (mark?.duplicated || mark?.duplicate) {
+      if (!this.#firstCopies.has(key)) {
+        this.#firstCopies.add(key);
+        return request;
+      }
+      this.#firstCopies.delete(key);
+    }
+    // Answered; keeps the map as small as what is in flight. A request the
+    // network delivered twice is answered twice by the server.
+    if (--request.answers <= 0) this.#requests.delete(key);
     return request;
   }
 
   annotate(entry: WireEntry): WireRow {
     const parsed = parseMessage(entry.message);
-    const keep = entry.net?.duplicated === true || entry.net?.lost !== undefined;
     const base = {
       seq: entry.seq,
       at: entry.at,
@@ -99,14 +111,14 @@ export class WireAnnotator {
       }
       case 'result': {
         const { id, result } = parsed.message;
-        const request = this.#answered(entry.connection, entry.direction, id, keep);
+        const request = this.#answered(entry.connection, entry.direction, id, entry.net);
         const taskId = stringField(result, 'taskId') ?? request?.taskId;
         row = { ...base, kind: 'result', method: request?.method, id, taskId, gist: resultGist(result, request?.method) };
         break;
       }
       case 'error': {
         const { id, error } = parsed.message;
-        const request = this.#answered(entry.connection, entry.direction, id, keep);
+        const request = this.#answered(entry.connection, entry.direction, id, entry.net);
         row = { ...base, kind: 'error', method: request?.method, id, taskId: request?.taskId, gist: `error ${error.code}` };
         break;
       }

@@ -45,6 +45,18 @@ describe('WireAnnotator', () => {
     expect(row.reissueOf).toBe(5);
   });
 
+  it('both copies of a duplicated answer name the request, whichever arrives first (the copy can overtake the original)', () => {
+    const a = new WireAnnotator();
+    const net = { packet: 1, link: 1, direction: 'in' as const, sentAt: 0, delayMs: 0 };
+    a.annotate(entry('out', { jsonrpc: '2.0', id: 7, method: 'tasks/get', params: { taskId: 'T1' } }));
+    const reply = { jsonrpc: '2.0', id: 7, result: { taskId: 'T1', status: 'working', resultType: 'complete' } };
+    const copy = a.annotate(entry('in', reply, { net: { ...net, duplicate: true } }));
+    const original = a.annotate(entry('in', reply, { net: { ...net, duplicated: true } }));
+    expect([copy.method, original.method]).toEqual(['tasks/get', 'tasks/get']);
+    // Both copies seen: a stray third answer to the same id names nothing.
+    expect(a.annotate(entry('in', reply)).method).toBeUndefined();
+  });
+
   it('something that is not JSON-RPC is kept and marked invalid', () => {
     const row = new WireAnnotator().annotate(entry('in', { hello: 'world' }));
     expect(row.kind).toBe('invalid');
