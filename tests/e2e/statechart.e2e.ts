@@ -102,6 +102,10 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   const position = detail.getByTestId('history-position');
   const total = Number((await position.textContent())?.match(/of (\d+)/)?.[1]);
   expect(total).toBeGreaterThan(4);
+  // The list numbers steps as "Step N of M" does: the newest is #M.
+  const listedSteps = detail.getByRole('list', { name: 'Recorded steps, newest first' }).getByRole('button');
+  await expect(listedSteps.first().locator('.index')).toHaveText(`#${total}`);
+  await expect(listedSteps.last().locator('.index')).toHaveText('#1');
   const back = detail.getByRole('button', { name: 'Step back' });
   await back.focus();
   const events: string[] = [end.stepEvent];
