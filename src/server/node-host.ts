@@ -238,12 +238,20 @@ function webHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Copies a web Response to the node response, streaming (SSE) bodies chunk by chunk. */
+/** Copies a web Response to the node response: a JSON answer whole, a streaming (SSE) body chunk by chunk. */
 async function sendWeb(response: Response, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (!response.body) {
     res.end();
+    return;
+  }
+  if (isJsonContentType(response.headers.get('content-type'))) {
+    // A JSON answer is complete once the SDK returns it: sent in one write with its length,
+    // rather than headers, chunk and end apart, each its own trip down the socket's write path.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    res.setHeader('content-length', bytes.byteLength);
+    res.end(bytes);
     return;
   }
   const reader = response.body.getReader();
