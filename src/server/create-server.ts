@@ -11,6 +11,7 @@ import { TASKS_EXTENSION, Method } from '../protocol/constants.ts';
 import { declaresTasks } from '../protocol/envelope.ts';
 import { ANONYMOUS, ownerDigest } from './identity.ts';
 import { RpcFault, type Caller, type TaskService } from './task-service.ts';
+import { toolListing } from './tool-listing.ts';
 
 export const SERVER_INFO = { name: 'mcp-tasks-playground', version: '0.1.0' } as const;
 
@@ -58,21 +59,14 @@ async function callerOf(context: McpRequestContext, envelope: Record<string, unk
 
 /** A factory for the SDK's serving entries: one fresh server instance per request (C1). */
 export function createServerFactory(service: TaskService): McpServerFactory {
+  const listing = toolListing(service.tools);
   return (context) => {
     const server = new TasksServer(SERVER_INFO, {
       capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
       instructions: 'MCP Tasks Playground: tools that run as tasks when the request declares io.modelcontextprotocol/tasks.',
     });
 
-    server.setRequestHandler(Method.toolsList, async () => ({
-      // No execution.taskSupport: whether a call becomes a task is decided per request (T2, M2).
-      tools: service.tools.map((tool) => ({
-        name: tool.name,
-        ...(tool.title ? { title: tool.title } : {}),
-        description: tool.description,
-        inputSchema: toolInputSchema(tool.args),
-      })),
-    }));
+    server.setRequestHandler(Method.toolsList, async () => ({ tools: [...listing()] }));
 
     server.setRequestHandler(Method.toolsCall, { params: CallParams }, async (params, ctx) =>
       answering(async () => {
@@ -102,10 +96,4 @@ export function createServerFactory(service: TaskService): McpServerFactory {
 
     return server;
   };
-}
-
-function toolInputSchema(schema: z.ZodType): { type: 'object'; [key: string]: unknown } {
-  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  delete json['$schema'];
-  return { ...json, type: 'object' };
 }

@@ -6,10 +6,33 @@
 /** The identity used when a caller presents none. */
 export const ANONYMOUS = 'anonymous';
 
-/** A stable, non-reversible digest of an identity string. */
-export async function ownerDigest(identity: string): Promise<string> {
-  const bytes = new TextEncoder().encode(`mcp-tasks-playground:${identity}`);
-  const hash = await crypto.subtle.digest('SHA-256', bytes);
+/**
+ * How many identities' digests are remembered. A client polls with the same
+ * identity again and again, so a few are enough; the bound keeps a Node host
+ * fed arbitrary bearer tokens from growing without limit.
+ */
+const REMEMBERED_DIGESTS = 256;
+const digests = new Map<string, Promise<string>>();
+
+/**
+ * A stable, non-reversible digest of an identity string. Every request needs
+ * its caller's digest, and `crypto.subtle.digest` is asynchronous (a browser
+ * computes it off the worker's thread), so each identity is hashed once and
+ * remembered in this process's memory only: the store still never holds a
+ * bearer token.
+ */
+export function ownerDigest(identity: string): Promise<string> {
+  const known = digests.get(identity);
+  if (known) return known;
+  const digest = sha256Hex(`mcp-tasks-playground:${identity}`);
+  if (digests.size >= REMEMBERED_DIGESTS) digests.delete(digests.keys().next().value!);
+  digests.set(identity, digest);
+  digest.catch(() => digests.get(identity) === digest && digests.delete(identity));
+  return digest;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 

@@ -6,7 +6,10 @@
  * (1 MiB, enforced while reading), the body's UTF-8 (checked while reading:
  * JSON text is UTF-8, and a decoder that quietly replaced bad bytes would
  * hand the tools strings the client never sent) and identity (T20, from the
- * bearer token).
+ * bearer token). A JSON body is then read whole and handed to the SDK
+ * parsed (its `parsedBody` option): the SDK would read it next anyway, and
+ * this spares it a clone of the request and a second pass over the stream;
+ * it still runs every check of its ladder on the parsed value.
  * The one exception is a `subscriptions/listen` for `taskIds` (T18, C9): the
  * SDK's listen router drops task filters, so, as in the worker host, those
  * go to `server.subscriptions` and are streamed as SSE from here.
@@ -100,26 +103,31 @@ async function serve(server: PlaygroundServer, req: IncomingMessage, res: Server
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();
   });
-  let request = new Request(`http://mcp.local${MCP_PATH}${query ? `?${query}` : ''}`, {
-    method: 'POST',
-    headers: webHeaders(req),
-    body: body.stream,
-    signal: aborted.signal,
-    duplex: 'half',
-  } as RequestInit);
+  const url = `http://mcp.local${MCP_PATH}${query ? `?${query}` : ''}`;
+  const headers = webHeaders(req);
+  let request = new Request(url, { method: 'POST', headers, body: body.stream, signal: aborted.signal, duplex: 'half' } as RequestInit);
+  let parsedBody: unknown;
 
-  // Only a listen is read here, and only to see whether it asks for taskIds (routed on Mcp-Method, T19).
-  if (req.headers['mcp-method'] === Method.subscriptionsListen && isJsonContentType(req.headers['content-type'])) {
+  // A JSON body is read whole here, where the SDK's entry would read it next (after its 415 check),
+  // and handed over parsed: the SDK then skips cloning the request and reading it again.
+  if (isJsonContentType(req.headers['content-type'])) {
     const text = await request.text().catch(() => undefined);
     if (text === undefined) return body.refusal ? refuse(res, body.refusal) : sendJson(res, 400, rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'));
-    const listen = asTaskListen(text);
+    parsedBody = parsedJson(text);
+    // Only a listen is looked into here, to see whether it asks for taskIds (routed on Mcp-Method, T19).
+    const listen = req.headers['mcp-method'] === Method.subscriptionsListen ? asTaskListen(parsedBody) : undefined;
     if (listen) return serveTaskListen(server, req, res, listen, identity, streams);
-    request = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: aborted.signal });
+    // Text that is not JSON still goes to the SDK as text, so the SDK answers it (-32700).
+    request = new Request(url, { method: 'POST', headers, ...(parsedBody === undefined ? { body: text } : {}), signal: aborted.signal });
   }
 
+  const options = {
+    ...(identity === undefined ? {} : { authInfo: authInfoFor(identity) }),
+    ...(parsedBody === undefined ? {} : { parsedBody }),
+  };
   let response: Response;
   try {
-    response = await server.http.fetch(request, identity === undefined ? {} : { authInfo: authInfoFor(identity) });
+    response = await server.http.fetch(request, options);
   } catch (error) {
     if (body.refusal) return refuse(res, body.refusal);
     throw error;
@@ -230,12 +238,20 @@ function webHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Copies a web Response to the node response, streaming (SSE) bodies chunk by chunk. */
+/** Copies a web Response to the node response: a JSON answer whole, a streaming (SSE) body chunk by chunk. */
 async function sendWeb(response: Response, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (!response.body) {
     res.end();
+    return;
+  }
+  if (isJsonContentType(response.headers.get('content-type'))) {
+    // A JSON answer is complete once the SDK returns it: sent in one write with its length,
+    // rather than headers, chunk and end apart, each its own trip down the socket's write path.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    res.setHeader('content-length', bytes.byteLength);
+    res.end(bytes);
     return;
   }
   const reader = response.body.getReader();
@@ -257,14 +273,18 @@ async function sendWeb(response: Response, res: ServerResponse): Promise<void> {
   }
 }
 
-function asTaskListen(text: string): JsonRpcRequest | undefined {
-  let value: unknown;
+/** The body as the SDK's entry parses it; undefined when it is empty or not JSON (the SDK answers -32700). */
+function parsedJson(text: string): unknown {
+  if (text.length === 0) return undefined;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
-    return undefined; // The SDK answers -32700.
+    return undefined;
   }
-  const parsed = parseMessage(value);
+}
+
+function asTaskListen(body: unknown): JsonRpcRequest | undefined {
+  const parsed = parseMessage(body);
   return parsed.kind === 'request' && isTaskListen(parsed.message) ? parsed.message : undefined;
 }
 

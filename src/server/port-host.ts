@@ -6,12 +6,15 @@
  * method gates). The headers are derived from the body exactly as a
  * Streamable HTTP client derives them (T19).
  */
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import { ErrorCode, PROTOCOL_VERSION } from '../protocol/constants.ts';
 import { httpHeadersFor, isPlainHeaderValue } from '../protocol/envelope.ts';
 import { errorResponse, parseMessage, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
 import type { RpcError } from '../protocol/task.ts';
 import type { PlaygroundServer } from './playground-server.ts';
 import { isTaskListen, type Subscription } from './task-subscriptions.ts';
+
+const WORKER_URL = 'http://worker.local/mcp';
 
 /** The smallest part of a MessagePort this host needs (Node's and the browser's both fit). */
 export interface PortLike {
@@ -80,12 +83,19 @@ export function servePort(server: PlaygroundServer, port: PortLike, identity: st
 /** Answers one request through the SDK's HTTP entry and returns the JSON-RPC response. */
 export async function viaHttpEntry(server: PlaygroundServer, request: JsonRpcRequest, identity: string): Promise<JsonRpcMessage> {
   const http = asHttpRequest(request);
-  if (!(http instanceof Request)) return errorResponse(request.id, http);
-  const response = await server.http.fetch(http, { authInfo: { token: identity, clientId: identity, scopes: [] } });
+  if ('code' in http) return errorResponse(request.id, http);
+  const authInfo = { token: identity, clientId: identity, scopes: [] };
+  const response = await server.http.fetch(http.request, http.parsedBody === undefined ? { authInfo } : { authInfo, parsedBody: http.parsedBody });
   const body: unknown = await response.json().catch(() => undefined);
   const parsed = parseMessage(body);
   if (parsed.kind === 'result' || parsed.kind === 'error') return { ...parsed.message, id: request.id };
   return errorResponse(request.id, { code: ErrorCode.InternalError, message: `Server produced no JSON-RPC response (HTTP ${response.status})` });
+}
+
+/** A request for the SDK's entry, with its body already parsed when that is safe (see {@link asHttpRequest}). */
+interface HttpExchange {
+  request: Request;
+  parsedBody?: unknown;
 }
 
 /**
@@ -93,8 +103,16 @@ export async function viaHttpEntry(server: PlaygroundServer, request: JsonRpcReq
  * for one no client could send: a postMessage carries values JSON cannot
  * (BigInt, cycles), and strings no header can (a method or version outside
  * visible ASCII). Tool names and taskIds are encoded instead (`headerSafe`).
+ *
+ * The body goes to the SDK already parsed (its `parsedBody` option), as
+ * `JSON.parse` of the very text the POST would carry, so the SDK sees the
+ * same value it would read. What that saves is the SDK's own read: in a
+ * browser worker, cloning the Request and streaming its body back out was
+ * the largest single cost of a round trip. A body that might exceed the
+ * SDK's size limit (the default, which playground-server.ts keeps) still
+ * travels as text, so the SDK itself answers 413.
  */
-function asHttpRequest(request: JsonRpcRequest): Request | RpcError {
+function asHttpRequest(request: JsonRpcRequest): HttpExchange | RpcError {
   if (!isPlainHeaderValue(request.method)) {
     return { code: ErrorCode.MethodNotFound, message: `Method not found: ${JSON.stringify(request.method)} is no MCP method` };
   }
@@ -110,7 +128,11 @@ function asHttpRequest(request: JsonRpcRequest): Request | RpcError {
     const why = error instanceof Error ? error.message : String(error);
     return { code: ErrorCode.InvalidRequest, message: `Invalid JSON-RPC message: it cannot be written as JSON (${why})` };
   }
-  return new Request('http://worker.local/mcp', { method: 'POST', headers, body });
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: a body this short is surely within the limit.
+  if (body.length * 3 <= DEFAULT_MAX_REQUEST_BODY_SIZE) {
+    return { request: new Request(WORKER_URL, { method: 'POST', headers }), parsedBody: JSON.parse(body) as unknown };
+  }
+  return { request: new Request(WORKER_URL, { method: 'POST', headers, body }) };
 }
 
 function idOf(data: unknown): string | number | null {

@@ -11,6 +11,7 @@
  *
  * Seeded and bounded (see helpers/fc-run.ts for FC_SEED, FC_RUNS, FC_PATH).
  */
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servePort } from '../../../src/server/port-host.ts';
@@ -140,6 +141,25 @@ describe('fuzzing the port host (worker entry)', () => {
       const id = nextId++;
       const replies = await exchange({ jsonrpc: '2.0', id, ...body }, 'mallory', 20);
       expect(replies, label).toEqual([{ jsonrpc: '2.0', id, error: expect.objectContaining({ code }) }]);
+      await expectNothingElseTouched();
+    }
+  });
+
+  it("C7: a body over the SDK's size limit gets the SDK's own refusal, as over HTTP; one under it in bytes is served", async () => {
+    // The port host hands small bodies to the SDK parsed; these sit around the point where it sends text instead.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const limit = DEFAULT_MAX_REQUEST_BODY_SIZE;
+    const cases: [string, string, 'refused' | 'served'][] = [
+      ['ASCII over the limit', 'x'.repeat(limit + 1), 'refused'],
+      ['3-byte characters over the limit in bytes, not in characters', '€'.repeat(Math.ceil(limit / 3) + 1), 'refused'],
+      ['2-byte characters under the limit in bytes, over a third of it in characters', 'é'.repeat(Math.floor(limit / 2) - 1000), 'served'],
+    ];
+    for (const [label, pad, outcome] of cases) {
+      const id = nextId++;
+      const replies = await exchange({ jsonrpc: '2.0', id, method: 'tools/list', params: { pad, _meta: meta } }, 'mallory', 20);
+      expect(replies, label).toHaveLength(1);
+      if (outcome === 'served') expect(replies[0], label).toMatchObject({ id, result: { tools: expect.any(Array) } });
+      else expect(replies[0], label).toEqual({ jsonrpc: '2.0', id, error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` } });
       await expectNothingElseTouched();
     }
   });
