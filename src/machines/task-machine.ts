@@ -75,6 +75,8 @@ export interface TaskMachineContext {
   cancelFailures: number;
   /** Set when resuming: when the first tasks/get is due, instead of a whole interval from now. */
   firstPollAt?: number;
+  /** When (`now()`) the latest tasks/get was sent: T13's verdict waits for one sent after the TTL. */
+  lastPollSentAt?: number;
   /** While the link is down: since when (`now()`), why, and the client's reconnect attempts. */
   link?: LinkTrouble;
 }
@@ -166,10 +168,15 @@ export const taskMachine = setup({
   },
   guards: {
     statusIs: ({ context }, params: { status: TaskStatus }) => context.task.status === params.status,
-    // T13: the server may drop the task after createdAt + ttlMs; one interval of
-    // grace lets a last poll see the `failed` it may have recorded at expiry.
+    // T13: the server may drop the task after createdAt + ttlMs. While the link is
+    // down there is no asking: one interval of grace, then the task is given up.
     ttlPassed: ({ context }) =>
       context.ttlMs !== null && context.now() > context.createdAt + context.ttlMs + context.pollIntervalMs,
+    // With the link up, the server has the last word: a poll sent after the TTL
+    // sees the `failed` it recorded at expiry, or -32602 once it purged the task.
+    // Only a server still saying "working" to that poll is given up on here.
+    askedAfterTtl: ({ context }) =>
+      context.ttlMs !== null && context.lastPollSentAt !== undefined && context.lastPollSentAt > context.createdAt + context.ttlMs,
     intervalChanges: ({ context, event }) =>
       event.type === 'task.notification' && isCurrent(context, event.task) && intervalOf(event.task) !== context.pollIntervalMs,
     answersPending: ({ context, event }) =>
@@ -240,7 +247,7 @@ export const taskMachine = setup({
           states: {
             // T12: every tasks/get, the first included, waits pollIntervalMs.
             waiting: {
-              after: { pollInterval: [{ guard: 'ttlPassed', target: '#task.expired' }, { guard: 'linkDown', target: 'offline' }, { target: 'polling' }] },
+              after: { pollInterval: [{ guard: 'askedAfterTtl', target: '#task.expired' }, { guard: 'linkDown', target: 'offline' }, { target: 'polling' }] },
               on: {
                 // Re-arm the timer only when a push changes the interval (T6), so
                 // a longer interval is honoured and routine pushes don't delay polls.
@@ -253,7 +260,7 @@ export const taskMachine = setup({
               },
             },
             polling: {
-              entry: assign({ polls: ({ context }) => context.polls + 1, firstPollAt: undefined }),
+              entry: assign({ polls: ({ context }) => context.polls + 1, firstPollAt: undefined, lastPollSentAt: ({ context }) => context.now() }),
               invoke: {
                 src: 'pollTask',
                 input: ({ context }) => ({ taskId: context.taskId }),

@@ -39,7 +39,7 @@ export function wireNever(id: string, description: string, match: RowMatch, test
     check(obs) {
       const candidates = rowsWhere(obs, match);
       const hit = candidates.find((row) => test(row, obs));
-      return hit ? { pass: false, saw: describeRow(hit) } : { pass: true, saw: `${candidates.length} × ${what(match)}, none of them this` };
+      return hit ? { pass: false, saw: describeRow(hit) } : { pass: true, saw: `none matched, of ${candidates.length} × ${what(match)}` };
     },
   };
 }

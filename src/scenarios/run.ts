@@ -4,6 +4,7 @@
  * stage really shows, and can pause, restart and carry on after a reload.
  * Pure: time comes from a Scheduler, the page from a ScenarioStage.
  */
+import { Prng } from '../net/prng.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { Observation } from './observation.ts';
 import { readingDelayMs, type ExpectationState, type RunSnapshot, type SavedRun, type Speed, type StepState } from './run-state.ts';
@@ -40,6 +41,8 @@ export class ScenarioRun {
   #waitingSince = 0;
   /** Bumped by restart, so the continuations of an abandoned run stop. */
   #generation = 0;
+  /** Whether this run has the server's jobs held (see {@link jobsHeldIn}). */
+  #jobsHeld = false;
 
   constructor(scenario: ScenarioDefinition, stage: ScenarioStage, options: RunOptions = {}) {
     this.scenario = scenario;
@@ -96,7 +99,6 @@ export class ScenarioRun {
 
   /** Back to the start; the stage is reset when it plays again. */
   restart(): void {
-    if (this.#snapshot.status === 'predicting') this.#stage.holdJobs(false);
     this.#generation++;
     this.#scheduler.clearTimeout(this.#timer);
     this.#autoplay = false;
@@ -117,7 +119,6 @@ export class ScenarioRun {
   /** The learner's guess for the step waiting in `predicting`; the step then runs. */
   guess(choice: string): void {
     if (this.#snapshot.status !== 'predicting') return;
-    this.#stage.holdJobs(false);
     const index = this.#snapshot.stepIndex;
     this.#set({
       status: this.#autoplay ? 'running' : 'paused',
@@ -129,8 +130,12 @@ export class ScenarioRun {
   /** Carries a saved run on (after a reload): waits for the step whose action ran, or goes on to the next. */
   resume(): void {
     const { status, stepIndex } = this.#snapshot;
-    // A fresh page's server runs its jobs: hold them again for the open question.
-    if (status === 'predicting') this.#stage.holdJobs(true);
+    if (!TERMINAL.has(status) && status !== 'ready' && (this.scenario.setup?.store ?? 'memory') === 'memory') {
+      // No scenario on the in-memory store reloads on purpose: the learner did, and the worker holding the run's tasks went with the page.
+      const note = "the page was reloaded mid-run, and this scenario's server kept its tasks in the worker's memory, which the reload ended; Restart to run it again";
+      this.#setStep(Math.max(0, stepIndex), { status: 'error', note });
+      return this.#finish();
+    }
     if (TERMINAL.has(status) || status === 'ready' || status === 'predicting') return this.#emit();
     if (this.#betweenSteps()) {
       if (this.#autoplay) this.#enter(stepIndex + 1);
@@ -143,7 +148,7 @@ export class ScenarioRun {
 
   /** Stops every timer (the page is going away, or another scenario opens). */
   dispose(): void {
-    if (this.#snapshot.status === 'predicting') this.#stage.holdJobs(false);
+    this.#holdJobs(false);
     this.#generation++;
     this.#scheduler.clearTimeout(this.#timer);
   }
@@ -173,9 +178,9 @@ export class ScenarioRun {
     });
     if (this.#snapshot.drill && step.predict) {
       const predictions = this.#snapshot.predictions.filter((p) => p.stepIndex !== index);
-      // The task asked about must not move on while the learner thinks: hold the server's jobs until the guess.
-      this.#stage.holdJobs(true);
-      this.#set({ status: 'predicting', predictions: [...predictions, { stepIndex: index, question: step.predict.question, choices: step.predict.choices }] });
+      // Shuffled, or the right answer (written first in every scenario) would always be the first button; seeded, so a reload keeps the order.
+      const choices = shuffled(step.predict.choices, new Prng((this.#snapshot.startedAt ?? 0) + index));
+      this.#set({ status: 'predicting', predictions: [...predictions, { stepIndex: index, question: step.predict.question, choices }] });
       return;
     }
     void this.#act(index);
@@ -322,8 +327,31 @@ export class ScenarioRun {
   }
 
   #emit(): void {
+    this.#holdJobs(jobsHeldIn(this.#snapshot));
     this.#onchange?.(this.#snapshot, this.saved);
   }
+
+  /** Tells the stage only about changes (a fresh run, e.g. after a reload, starts from "not held"). */
+  #holdJobs(held: boolean): void {
+    if (held === this.#jobsHeld) return;
+    this.#jobsHeld = held;
+    this.#stage.holdJobs(held);
+  }
+}
+
+/**
+ * Whether the server's jobs wait: between two steps of a run under way
+ * (reading the narration, paused, or waiting for the learner's Step) and
+ * while a prediction is asked. The server then moves only while a step is
+ * acting or waiting for its moment, so a run makes its point at any pace:
+ * a 4 s job cannot finish while the learner reads, and the answer to a
+ * question is never on screen before it is asked.
+ */
+export function jobsHeldIn(snapshot: RunSnapshot): boolean {
+  const { status, stepIndex, steps } = snapshot;
+  if (status === 'predicting') return true;
+  if (status !== 'running' && status !== 'paused') return false;
+  return stepIndex >= 0 && steps[stepIndex]?.status === 'done';
 }
 
 function freshSnapshot(scenario: ScenarioDefinition, speed: Speed, drill: boolean): RunSnapshot {
@@ -340,6 +368,16 @@ function freshSnapshot(scenario: ScenarioDefinition, speed: Speed, drill: boolea
     drill,
     startedAt: undefined,
   };
+}
+
+/** A copy of `items` in an order drawn from `prng` (Fisher-Yates). */
+function shuffled<T>(items: readonly T[], prng: Prng): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(prng.next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }
 
 /** A check that throws is a red expectation that says why, not a crashed run. */

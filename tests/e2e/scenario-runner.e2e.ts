@@ -60,7 +60,8 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
   await page.waitForTimeout(1500);
   await expect(page.getByRole('region', { name: 'Tasks' }).getByRole('article')).toHaveCount(1);
 
-  await step.focus();
+  // Focus stayed on Step through the step (no need to find it again).
+  await expect(step).toBeFocused();
   await page.keyboard.press('Space');
   await expect(runStatus(panel)).toHaveText('Passed: all 4 expectations met.', { timeout: 20_000 });
 
@@ -69,16 +70,35 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
   await page.keyboard.press('Enter');
   await expect(runStatus(panel)).toHaveText('Ready: press Play, or Step through it.');
   await expect(panel.locator('li[data-status="upcoming"]')).toHaveCount(4);
-  await panel.getByRole('button', { name: 'Play' }).click();
-  // Pause during step 1: the step under way finishes (the server does not pause), then the run waits.
+  await expect(restart).toBeFocused();
+  // Play and Pause are one button: Enter plays, Enter again pauses, focus never leaves it.
+  const playPause = panel.getByRole('button', { name: 'Play' });
+  await playPause.focus();
+  await page.keyboard.press('Enter');
   const pause = panel.getByRole('button', { name: 'Pause' });
-  await pause.focus();
+  await expect(pause).toBeFocused();
+  // Pause during step 1: the step under way finishes, then the run waits.
   await page.keyboard.press('Enter');
   await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', { timeout: 20_000 });
-  await panel.getByRole('button', { name: 'Play' }).click();
+  await expect(panel.getByRole('button', { name: 'Play' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(runStatus(panel)).toHaveText('Passed: all 4 expectations met.', { timeout: 20_000 });
   // The stage was reset: only this run's two tasks are on the page.
   await expect(page.getByRole('region', { name: 'Tasks' }).getByRole('article')).toHaveCount(2);
+});
+
+test('the address keeps the speed and the drill, so a copied link opens the same run; an unknown id says so', async ({ page }) => {
+  await page.goto('/?scenario=cancel-race');
+  const panel = panelOf(page, 'A cancellation race that ends completed');
+  await panel.getByLabel('Speed').selectOption('2');
+  await panel.getByLabel('Predict the next state').check();
+  await expect(page).toHaveURL(/\?scenario=cancel-race&speed=2&drill$/);
+  await panel.getByLabel('Speed').selectOption('1');
+  await expect(page).toHaveURL(/\?scenario=cancel-race&drill$/);
+
+  await page.goto('/?scenario=no-such-scenario');
+  await expect(page.getByRole('alert')).toHaveText('There is no scenario no-such-scenario. Pick one from the list below.');
+  await expect(page.getByRole('list', { name: 'Scenarios' })).toBeVisible();
 });
 
 test('the Scenarios list opens a scenario in place, with its shareable address; Close puts the tools back', async ({ page }) => {

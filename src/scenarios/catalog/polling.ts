@@ -20,14 +20,23 @@ function pollWaits(obs: Observation, toolName: string): number[] {
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-/** The client never polled sooner than the interval the server asked for (timers may fire a few ms early). */
+/**
+ * The client never polled sooner than the interval the server asked for
+ * (timers may fire a few ms early): checked on every poll to the end of the
+ * run, so one early poll at any time turns it red.
+ */
 function honoured(toolName: string, intervalMs: number) {
-  return expectThat(`${toolName}-waits`, `after each tasks/get answer for ${toolName}, the client waits at least its pollIntervalMs, ${intervalMs} ms, before the next (T12)`, (obs) => {
-    const waits = pollWaits(obs, toolName);
-    const shortest = Math.min(...waits);
-    // One wait is enough to judge: a busy machine's slow round trips leave a 1 s job room for only two polls.
-    return { pass: waits.length >= 1 && shortest >= intervalMs - 20, saw: waits.length === 0 ? 'fewer than two polls' : `${waits.length} waits of ${Math.round(shortest)}..${Math.round(Math.max(...waits))} ms` };
-  });
+  return expectThat(
+    `${toolName}-waits`,
+    `after every tasks/get answer for ${toolName}, the client waits at least its pollIntervalMs, ${intervalMs} ms, before the next (T12)`,
+    (obs) => {
+      const waits = pollWaits(obs, toolName);
+      if (waits.length === 0) return { pass: true, saw: 'no second poll yet' };
+      const shortest = Math.min(...waits);
+      return { pass: shortest >= intervalMs - 20, saw: `${waits.length} waits of ${Math.round(shortest)}..${Math.round(Math.max(...waits))} ms` };
+    },
+    'throughout',
+  );
 }
 
 const announces = (toolName: string, intervalMs: number) =>

@@ -24,13 +24,16 @@ export const slowCompute = defineTool({
   run: async ({ args, sleep, report, checkpoint, resumeFrom }) => {
     const steps = Math.max(1, Math.ceil(args.seconds));
     const resumed = Progress.safeParse(resumeFrom);
+    // Seconds as a learner reads them: "2 of 8 s", "0.5 of 0.5 s" (never "1 of 1 s" for half a second).
+    const secondsAfter = (done: number): string => String(Math.round(((args.seconds * done) / steps) * 10) / 10);
+    const total = secondsAfter(steps);
     for (let i = resumed.success ? resumed.data.stepsDone : 0; i < steps && args.seconds > 0; i++) {
-      await report(`computing: ${i} of ${steps} s`);
+      await report(`computing: ${secondsAfter(i)} of ${total} s`);
       await sleep((args.seconds * 1000) / steps);
-      await checkpoint({ stepsDone: i + 1 } satisfies z.infer<typeof Progress>, `${i + 1} of ${steps} s computed`);
+      await checkpoint({ stepsDone: i + 1 } satisfies z.infer<typeof Progress>, `${secondsAfter(i + 1)} of ${total} s computed`);
     }
     // The last word on progress, so a finished task does not read "computing: 7 of 8 s".
-    if (args.seconds > 0) await report(`computed: ${steps} of ${steps} s`);
+    if (args.seconds > 0) await report(`computed: ${total} of ${total} s`);
     return textResult(`Computed${args.label ? ` ${args.label}` : ''} in ${args.seconds} s`);
   },
 });

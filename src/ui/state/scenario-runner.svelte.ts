@@ -29,6 +29,8 @@ export class ScenarioRunner {
   #scenario = $state.raw<ScenarioDefinition | undefined>();
   #snapshot = $state.raw<RunSnapshot | undefined>();
   #tabLink = $state.raw<TabLink | undefined>();
+  /** A `?scenario=` the page does not know (a typo, or a link from a newer version). */
+  #unknownId = $state<string | undefined>();
   #planted = false;
 
   constructor(stage: ScenarioStage) {
@@ -42,6 +44,10 @@ export class ScenarioRunner {
 
   get snapshot(): RunSnapshot | undefined {
     return this.#snapshot;
+  }
+
+  get unknownId(): string | undefined {
+    return this.#unknownId;
   }
 
   /** The link the current step asks the learner to open in a second tab, as `?query`. */
@@ -58,7 +64,10 @@ export class ScenarioRunner {
   startFromUrl(): void {
     const params = new URLSearchParams(location.search);
     const id = params.get('scenario');
-    if (!isScenarioId(id)) return;
+    if (!isScenarioId(id)) {
+      if (id !== null) this.#unknownId = id;
+      return;
+    }
     const speed = parseSpeed(params.get('speed')) ?? 1;
     const saved = readSaved();
     // Only a run cut off mid-way carries on; a finished one starts afresh.
@@ -113,12 +122,16 @@ export class ScenarioRunner {
     this.#run?.restart();
   }
 
+  /** The speed, kept in the address too, so a copied link plays at it. */
   setSpeed(speed: Speed): void {
     this.#run?.setSpeed(speed);
+    setFlag('speed', speed === 1 ? undefined : String(speed));
   }
 
+  /** The drill on or off, kept in the address too. */
   setDrill(on: boolean): void {
     this.#run?.setDrill(on);
+    setFlag('drill', on ? '' : undefined);
   }
 
   guess(choice: string): void {
@@ -142,6 +155,7 @@ export class ScenarioRunner {
 
   #open(id: ScenarioId, options: { speed: Speed; drill: boolean; planted: boolean; saved?: SavedRun }): void {
     this.#run?.dispose();
+    this.#unknownId = undefined;
     this.#planted = options.planted;
     const scenario = options.planted ? withPlantedFailure(scenarioById(id)) : scenarioById(id);
     this.#scenario = scenario;
@@ -159,6 +173,15 @@ export class ScenarioRunner {
     this.#tabLink = undefined;
     writeSaved({ run: this.#run.saved, planted: this.#planted });
   }
+}
+
+/** Sets (or, given undefined, removes) one flag of the address in place: no new history entry. */
+function setFlag(key: string, value: string | undefined): void {
+  const url = new URL(location.href);
+  if (value === undefined) url.searchParams.delete(key);
+  else url.searchParams.set(key, value);
+  // `drill` reads best bare, as the README writes it: ?scenario=x&drill
+  history.replaceState(history.state, '', url.href.replace(/([?&]drill)=(?=&|$)/, '$1'));
 }
 
 const SavedSchema = z.object({ run: SavedRunSchema, planted: z.boolean() });

@@ -97,7 +97,7 @@ describe('machineGraph(taskMachine)', () => {
     expect(after[0]?.guard).toBeUndefined();
     // Guards are tried in order: the TTL check comes first (T13).
     const expiry = edge('active.lifecycle.waiting', 'expired', 'after pollInterval')[0];
-    expect(expiry?.guard).toBe('ttlPassed');
+    expect(expiry?.guard).toBe('askedAfterTtl');
     expect(expiry!.order).toBeLessThan(after[0]!.order);
     expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle.polling')?.invokes).toEqual(['pollTask']);
   });

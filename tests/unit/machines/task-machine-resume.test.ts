@@ -98,11 +98,24 @@ describe('taskMachine resumed from stored facts', () => {
     expect(t.snap().context.task.status).toBe('working');
   });
 
-  it('T13: a task whose TTL passed while the page was away ends expired without another poll', async () => {
+  it('T13: a task whose TTL passed while the page was away is asked once, and the server\'s verdict ends it', async () => {
+    const gone = Object.assign(new Error('Task not found'), { code: -32602 });
+    const t = resume(report('working', { ttlMs: 2000, pollIntervalMs: 500 }), { nextPollAt: BASE + 2400 }, () => {
+      throw gone;
+    });
+    await t.advance(1);
+    expect(t.calls.get).toHaveLength(1);
+    expect(t.snap().value).toBe('gone');
+  });
+
+  it('T13: a server still saying working to a poll sent after the TTL is given up on as expired', async () => {
     const t = resume(report('working', { ttlMs: 2000, pollIntervalMs: 500 }), { nextPollAt: BASE + 2400 });
     await t.advance(1);
+    expect(t.calls.get).toHaveLength(1);
+    expect(t.snap().status).toBe('active');
+    await t.advance(500);
     expect(t.snap().value).toBe('expired');
-    expect(t.calls.get).toEqual([]);
+    expect(t.calls.get).toHaveLength(1);
   });
 
   it('a resumed task that ended on the server reaches the same outcome as a followed one', async () => {

@@ -231,6 +231,27 @@ describe('taskMachine', () => {
     expect(calls.get).toHaveLength(6);
   });
 
+  it('T13: a slow answer just before the TTL does not end the task unasked: the next poll gets the server\'s verdict', async () => {
+    // Every answer takes 800 ms: the last poll sent before the TTL is answered "working" after it.
+    const answers: { at: number; resolve: () => void }[] = [];
+    let simulatedNow = 0;
+    const { calls, advance, snap, clock } = follow({
+      task: { ttlMs: 5000, pollIntervalMs: 500 },
+      poll: async (_, at) => {
+        await new Promise<void>((resolve) => answers.push({ at: at + 800, resolve }));
+        return at < 5000 ? report('working', { ttlMs: 5000, pollIntervalMs: 500 }, at) : report('failed', { ttlMs: 5000, error: { code: -32603, message: 'Task expired' } }, at);
+      },
+    });
+    for (let t = 0; t < 8000; t++) {
+      await advance(1);
+      simulatedNow = clock.now();
+      for (const answer of answers.filter((a) => a.at <= simulatedNow)) answer.resolve();
+    }
+    // Polls at 500, 1800, 3100, 4400 (answered at 5200 "working"), then 5700, past the old deadline of 5500.
+    expect(calls.get.map((c) => Math.round(c.at / 100) * 100)).toEqual([500, 1800, 3100, 4400, 5700]);
+    expect(snap().value).toBe('failed');
+  });
+
   it('T13: uses the injected now(), the ttlMs of the latest report, and never expires with ttlMs null', async () => {
     let wall = BASE;
     const { advance, snap, calls } = follow({ now: () => wall, poll: (n) => report('working', { ttlMs: n === 1 ? null : 60_000 }, n) });

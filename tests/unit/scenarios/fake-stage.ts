@@ -8,6 +8,8 @@ import type { ScenarioStage, StageSetup } from '../../../src/scenarios/stage.ts'
 
 export class FakeStage implements ScenarioStage {
   readonly actions: string[] = [];
+  /** Each change to the server's job clock, apart from the actions: `true` held, `false` let go. */
+  readonly holds: boolean[] = [];
   resets: StageSetup[] = [];
   obs: Observation;
   readonly #now: () => number;
@@ -68,7 +70,7 @@ export class FakeStage implements ScenarioStage {
     this.actions.push(`push ${on}`);
   }
   holdJobs(held: boolean): void {
-    this.actions.push(held ? 'hold jobs' : 'release jobs');
+    this.holds.push(held);
   }
   reload(): Promise<never> {
     this.actions.push('reload');

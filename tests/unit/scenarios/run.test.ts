@@ -36,6 +36,9 @@ const twoSteps = defineScenario({
   ],
 });
 
+/** The same on the IndexedDB store, whose tasks outlive a reload. */
+const durableTwoSteps = defineScenario({ ...twoSteps, setup: { store: 'indexeddb' } });
+
 function setup(scenario: ScenarioDefinition = twoSteps, options: RunOptions = {}) {
   const clock = new SimulatedClock();
   clock.set(1_000_000);
@@ -179,13 +182,13 @@ describe('ScenarioRun', () => {
   it('carries on after a reload from what it saved, without running the step\'s action again', async () => {
     let saved: Parameters<NonNullable<RunOptions['onchange']>>[1] | undefined;
     // Through JSON and the schema, as the page keeps it in sessionStorage.
-    const first = setup(twoSteps, { onchange: (_, s) => (saved = SavedRunSchema.parse(JSON.parse(JSON.stringify(s)))) });
+    const first = setup(durableTwoSteps, { onchange: (_, s) => (saved = SavedRunSchema.parse(JSON.parse(JSON.stringify(s)))) });
     first.run.play();
     await first.advance(200);
     first.run.dispose(); // The page goes away mid-step.
     expect(saved?.actionDone).toBe(true);
 
-    const second = setup(twoSteps, { saved: saved! });
+    const second = setup(durableTwoSteps, { saved: saved! });
     second.clock.set(first.clock.now());
     second.stage.obs = first.stage.obs;
     second.stage.addRow({ method: 'tools/call', gist: 'task working', taskId: 't1' });
@@ -203,12 +206,14 @@ describe('ScenarioRun', () => {
     await advance(300);
     expect(run.snapshot.status).toBe('predicting');
     // The action waits for the guess, and the server's jobs stand still meanwhile.
-    expect(stage.actions).toEqual(['hold jobs']);
+    expect(stage.holds).toEqual([true]);
     await advance(30_000);
-    expect(stage.actions).toEqual(['hold jobs']);
+    expect(stage.actions).toEqual([]);
+    expect(stage.holds).toEqual([true]);
     run.guess('failed');
     await advance(100);
-    expect(stage.actions).toEqual(['hold jobs', 'release jobs', 'call slow_compute {"seconds":1} declared']);
+    expect(stage.holds).toEqual([true, false]);
+    expect(stage.actions).toEqual(['call slow_compute {"seconds":1} declared']);
     stage.addRow({ method: 'tools/call', gist: 'task working', taskId: 't1' });
     stage.setTask({ taskId: 't1' });
     await advance(300);
@@ -216,26 +221,74 @@ describe('ScenarioRun', () => {
     expect(run.snapshot.predictions[0]?.actual).toBeUndefined();
     stage.setTask({ taskId: 't1', serverStatus: 'completed', final: 'completed' });
     await advance(200);
-    expect(run.snapshot.predictions).toEqual([{ stepIndex: 0, question: 'How does it end?', choices: ['completed', 'failed'], guess: 'failed', actual: 'completed', correct: false }]);
+    expect(run.snapshot.predictions).toEqual([{ stepIndex: 0, question: 'How does it end?', choices: expect.arrayContaining(['completed', 'failed']), guess: 'failed', actual: 'completed', correct: false }]);
     expect(drillScore(run.snapshot.predictions)).toEqual({ right: 0, answered: 1 });
   });
 
+  it('the drill shuffles the choices, so the right one (written first) is not always the first button', async () => {
+    const firsts = new Set<string>();
+    for (let start = 0; start < 12; start++) {
+      const { clock, run, advance } = setup(twoSteps, { drill: true });
+      clock.set(1_000_000 + start);
+      run.play();
+      await advance(200);
+      const asked = run.snapshot.predictions[0]!;
+      expect([...asked.choices].sort()).toEqual(['completed', 'failed']);
+      firsts.add(asked.choices[0]!);
+    }
+    expect(firsts).toEqual(new Set(['completed', 'failed']));
+  });
+
   it('the drill lets the held jobs go when the run restarts or is closed mid-question, and holds them again after a reload', async () => {
-    const first = setup(twoSteps, { drill: true });
+    const first = setup(durableTwoSteps, { drill: true });
     first.run.play();
     await first.advance(300);
     first.run.restart();
-    expect(first.stage.actions).toEqual(['hold jobs', 'release jobs']);
+    expect(first.stage.holds).toEqual([true, false]);
     first.run.play();
     await first.advance(300);
     const saved = first.run.saved;
     first.run.dispose();
-    expect(first.stage.actions).toEqual(['hold jobs', 'release jobs', 'hold jobs', 'release jobs']);
+    expect(first.stage.holds).toEqual([true, false, true, false]);
     // The reloaded page's fresh worker runs its jobs: the open question holds them again.
-    const second = setup(twoSteps, { saved });
+    const second = setup(durableTwoSteps, { saved });
     second.run.resume();
     expect(second.run.snapshot.status).toBe('predicting');
-    expect(second.stage.actions).toEqual(['hold jobs']);
+    expect(second.stage.holds).toEqual([true]);
+  });
+
+  it('holds the server\'s jobs between steps, however long the learner takes, and lets them go when a step acts', async () => {
+    const { stage, run, advance } = setup(twoSteps);
+    run.step();
+    await advance(200);
+    stage.addRow({ method: 'tools/call', gist: 'task working', taskId: 't1' });
+    stage.setTask({ taskId: 't1' });
+    await advance(200);
+    expect(run.snapshot.status).toBe('paused');
+    expect(stage.actions).toEqual(['call slow_compute {"seconds":1} declared']);
+    expect(stage.holds).toEqual([true]);
+    await advance(60_000);
+    expect(stage.holds).toEqual([true]);
+    run.step();
+    expect(stage.holds).toEqual([true, false]);
+    stage.setTask({ taskId: 't1', serverStatus: 'completed', final: 'completed' });
+    await advance(200);
+    // Ended: nothing is held any more.
+    expect(run.snapshot.status).toBe('passed');
+    expect(stage.holds.at(-1)).toBe(false);
+  });
+
+  it('a reload mid-run on the in-memory store ends the run red, saying why (the reload took the tasks with it)', async () => {
+    const first = setup(twoSteps);
+    first.run.play();
+    await first.advance(200);
+    const saved = first.run.saved;
+    first.run.dispose();
+    const second = setup(twoSteps, { saved });
+    second.run.resume();
+    expect(second.run.snapshot.status).toBe('failed');
+    expect(second.stage.actions).toEqual([]);
+    expect(second.run.snapshot.steps[0]).toEqual({ status: 'error', note: expect.stringMatching(/^the page was reloaded mid-run, and this scenario's server kept its tasks in the worker's memory/) });
   });
 
   it('waitFor lets an action race the server whatever the pace', async () => {
