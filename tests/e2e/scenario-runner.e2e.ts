@@ -43,6 +43,16 @@ test('a slow guess does not lose the run: the server\'s jobs wait for it (the ta
   await expect(panel.getByLabel('Score')).toHaveText('1/1');
 });
 
+test('at reading speed a 4 s job does not finish while the learner reads: the jobs wait between steps', async ({ page }) => {
+  test.setTimeout(120_000);
+  // 1x: a pause of several seconds to read each step's narration, longer than the job.
+  await page.goto('/?scenario=kill-durable-store&play');
+  const panel = panelOf(page, 'Server killed, durable store');
+  await expect(runStatus(panel)).toHaveText(/^Step 1 of 2 done; step 2 follows\./, { timeout: 60_000 });
+  await expect(panel.getByTestId('run-note')).toContainText("Between steps the server's jobs wait");
+  await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 90_000 });
+});
+
 test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({ page }) => {
   // Without `speed=max` or `play` in the address, a scenario waits for the learner.
   await page.goto('/?scenario=tool-vs-protocol-error');
