@@ -1,10 +1,10 @@
 /**
  * Short explainers shown beside the wire: what changed between the
  * 2025-11-25 task design and the 2026-07-28 extension, and why a task
- * needs shared storage. Each row or point names the scenario that shows
- * it and the digest rules it rests on.
+ * needs shared storage. Each row or point names the scenario (or test)
+ * that shows it and the digest rules it rests on.
  */
-import type { ScenarioId, SpecId } from './learn-ids.ts';
+import type { ScenarioId, SpecId, TestCitation } from './learn-ids.ts';
 
 export interface DesignChange {
   id: string;
@@ -15,6 +15,9 @@ export interface DesignChange {
   now: string;
   /** A scenario that shows the 2026-07-28 side on the wire; absent when a test is the proof. */
   scenario?: ScenarioId;
+  /** Tests that prove what the scenario does not show, or the whole 2026-07-28 side when there is no scenario. */
+  tests?: readonly TestCitation[];
+  /** The 2026-07-28 rules (digest ids) that replaced the old design; they prove the `now` side only. */
   specIds: readonly SpecId[];
 }
 
@@ -80,6 +83,7 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     topic: 'Which requests',
     before: 'Either side could run tasks: a client too, for sampling or elicitation.',
     now: 'Only `tools/call`, on the server; `resultType: "task"` on any other result is invalid.',
+    tests: [{ file: 'tests/unit/client/task-capable-methods.test.ts', name: 'T5: the client treats a task handle answering tasks/get, tools/list or server/discover as an invalid response' }],
     specIds: ['T5'],
   },
   {

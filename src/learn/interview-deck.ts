@@ -1,10 +1,11 @@
 /**
  * Interview mode: questions about the Tasks extension, each with a model
  * answer written for this project, the scenario that shows it on the wire
- * ("Prove it") and the digest rules it rests on. Names in backticks are
- * exact; the numbers are this server's (src/server/tools, task-service.ts).
+ * ("Prove it") and the digest rules it rests on; `tests` names the tests
+ * that prove what no linked scenario shows. Names in backticks are exact;
+ * the numbers are this server's (src/server/tools, task-service.ts).
  */
-import type { ScenarioId, SpecId } from './learn-ids.ts';
+import type { ScenarioId, SpecId, TestCitation } from './learn-ids.ts';
 
 export interface InterviewQuestion {
   /** Stable key: the learner's draft answer is kept under it. */
@@ -16,6 +17,8 @@ export interface InterviewQuestion {
   proveIt: ScenarioId;
   /** Further scenarios that show the same thing from another side. */
   alsoSee: readonly ScenarioId[];
+  /** Tests that prove what the answer says and its scenarios do not show. */
+  tests?: readonly TestCitation[];
   /** The digest rules the answer rests on. */
   specIds: readonly SpecId[];
 }

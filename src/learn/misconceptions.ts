@@ -1,9 +1,11 @@
 /**
  * Common wrong statements about the Tasks extension, each with why it is
  * wrong and the scenario that disproves it on the wire. M1-M5 are the
- * digest's own list; the rest come from the same rules.
+ * digest's own list; the rest come from the same rules. Where the truth
+ * says more than its experiment shows, `tests` names the tests that prove
+ * the rest.
  */
-import type { ScenarioId, SpecId } from './learn-ids.ts';
+import type { ScenarioId, SpecId, TestCitation } from './learn-ids.ts';
 
 export interface Misconception {
   id: string;
@@ -13,6 +15,8 @@ export interface Misconception {
   truth: string;
   /** The scenario that disproves it ("Run the experiment"). */
   experiment: ScenarioId;
+  /** Tests that prove what the truth says and the experiment does not show. */
+  tests?: readonly TestCitation[];
   specIds: readonly SpecId[];
 }
 
