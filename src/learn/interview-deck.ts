@@ -67,6 +67,10 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'The task moves to `input_required`, and `tasks/get` carries `inputRequests`: a map from a key to a server-to-client request, here `elicitation/create` in form mode with a `requestedSchema`. Every poll repeats every outstanding request, so the client deduplicates by key and asks the user once. It answers with `tasks/update` carrying `taskId` and `inputResponses: {key: {action, content}}`; the ack is an empty `{resultType: "complete"}`, and the next `tasks/get` shows the effect. Keys are never reused within a task, and answers for unknown or already answered keys are ignored. A task earns no extra trust: the page shows each request in the same form, with the same checks, as input asked for before a task exists.',
     proveIt: 'input-required-once',
     alsoSee: ['partial-answers'],
+    tests: [
+      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty' },
+      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' },
+    ],
     specIds: ['C10', 'T14', 'T15', 'T22'],
   },
   {
@@ -76,6 +80,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'A partial `tasks/update` is allowed. The answered key leaves `inputRequests` (this server removes it at once), the other stays, and the task stays `input_required` until that one is answered too; then it returns to `working`. Sending the first answer again changes nothing: an answered key is ignored.',
     proveIt: 'partial-answers',
     alsoSee: [],
+    tests: [{ file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' }],
     specIds: ['T14', 'T15'],
   },
   {
@@ -91,7 +96,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'handle-not-session',
     question: 'Why is a task a handle (a `taskId`) rather than part of a session?',
     answer:
-      'Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, server node, reloaded page or second tab can poll. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like a missing one.',
+      'Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, reloaded page or second tab can poll, on any server node that shares the task store. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like a missing one.',
     proveIt: 'handle-not-session',
     alsoSee: ['drop-after-create', 'reload-mid-task'],
     specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
@@ -112,6 +117,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'At the task\'s `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return, and polling stays valid beside it. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.',
     proveIt: 'poll-interval-honoured',
     alsoSee: ['push-and-poll', 'reload-mid-task'],
+    tests: [{ file: 'tests/unit/server/node-host.test.ts', name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect' }],
     specIds: ['C9', 'T6', 'T12', 'T18'],
   },
   {
