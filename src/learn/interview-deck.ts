@@ -124,9 +124,10 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'ttl',
     question: 'What does `ttlMs` mean, and what happens when it runs out?',
     answer:
-      '`ttlMs` is the task\'s lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 by default. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. `flash_sale_quote` has `ttlMs` 4000 for a job of about 10 s, so it shows the whole path. A client may give up on a task whose TTL has passed.',
+      '`ttlMs` is the task\'s lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 unless the tool sets its own. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s by default, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. The scenario uses `flash_sale_quote`, whose own settings are shorter: `ttlMs` 4000 for a job of about 10 s, and deletion 4 s after expiry (`purgeAfterMs`), so the whole path takes about 8 s. A client may give up on a task whose TTL has passed.',
     proveIt: 'ttl-expiry',
     alsoSee: [],
+    tests: [{ file: 'tests/unit/server/ttl-expiry.test.ts', name: 'T13: by default a task lives 300000 ms, then stays failed for 60 s before it answers -32602' }],
     specIds: ['T6', 'T13'],
   },
   {
