@@ -134,7 +134,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'what-changed',
     question: 'What changed from the 2025-11-25 task design?',
     answer:
-      'Tasks left the core protocol for the `io.modelcontextprotocol/tasks` extension, declared per request instead of once at `initialize`. The client no longer asks for a task with a `task` parameter, and tools no longer advertise `execution.taskSupport`: the server decides. The handle is flat (`resultType: "task"` beside the fields, which are now `ttlMs` and `pollIntervalMs`) instead of nested under `task`. `tasks/result` and `tasks/list` are gone (`-32601`): the result is inlined in `tasks/get`, input goes through `inputRequests` and `tasks/update`, and a task belongs to the caller\'s identity, not to a session.',
+      'Tasks left the core protocol for the `io.modelcontextprotocol/tasks` extension, declared per request instead of once at `initialize`. The client no longer asks for a task with a `task` parameter, and tools no longer advertise `execution.taskSupport`: the server decides. The handle is flat (`resultType: "task"` beside the fields, which are now `ttlMs` and `pollIntervalMs`) instead of nested under `task`. `tasks/result` and `tasks/list` are gone (`-32601`): the result is inlined in `tasks/get`, input goes through `inputRequests` and `tasks/update`, and with no sessions a task belongs to the caller\'s identity.',
     proveIt: 'removed-methods',
     alsoSee: ['no-tool-flag', 'handle-not-session'],
     specIds: ['T2', 'T7', 'T15', 'T21', 'M1', 'M2', 'M5', 'T20'],
