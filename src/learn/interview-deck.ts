@@ -1,10 +1,11 @@
 /**
  * Interview mode: questions about the Tasks extension, each with a model
  * answer written for this project, the scenario that shows it on the wire
- * ("Prove it") and the digest rules it rests on. Names in backticks are
- * exact; the numbers are this server's (src/server/tools, task-service.ts).
+ * ("Prove it") and the digest rules it rests on; `tests` names the tests
+ * that prove what no linked scenario shows. Names in backticks are exact;
+ * the numbers are this server's (src/server/tools, task-service.ts).
  */
-import type { ScenarioId, SpecId } from './learn-ids.ts';
+import type { ScenarioId, SpecId, TestCitation } from './learn-ids.ts';
 
 export interface InterviewQuestion {
   /** Stable key: the learner's draft answer is kept under it. */
@@ -16,6 +17,8 @@ export interface InterviewQuestion {
   proveIt: ScenarioId;
   /** Further scenarios that show the same thing from another side. */
   alsoSee: readonly ScenarioId[];
+  /** Tests that prove what the answer says and its scenarios do not show. */
+  tests?: readonly TestCitation[];
   /** The digest rules the answer rests on. */
   specIds: readonly SpecId[];
 }
@@ -64,6 +67,10 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'The task moves to `input_required`, and `tasks/get` carries `inputRequests`: a map from a key to a server-to-client request, here `elicitation/create` in form mode with a `requestedSchema`. Every poll repeats every outstanding request, so the client deduplicates by key and asks the user once. It answers with `tasks/update` carrying `taskId` and `inputResponses: {key: {action, content}}`; the ack is an empty `{resultType: "complete"}`, and the next `tasks/get` shows the effect. Keys are never reused within a task, and answers for unknown or already answered keys are ignored. A task earns no extra trust: the page shows each request in the same form, with the same checks, as input asked for before a task exists.',
     proveIt: 'input-required-once',
     alsoSee: ['partial-answers'],
+    tests: [
+      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty' },
+      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' },
+    ],
     specIds: ['C10', 'T14', 'T15', 'T22'],
   },
   {
@@ -73,6 +80,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'A partial `tasks/update` is allowed. The answered key leaves `inputRequests` (this server removes it at once), the other stays, and the task stays `input_required` until that one is answered too; then it returns to `working`. Sending the first answer again changes nothing: an answered key is ignored.',
     proveIt: 'partial-answers',
     alsoSee: [],
+    tests: [{ file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' }],
     specIds: ['T14', 'T15'],
   },
   {
@@ -88,7 +96,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'handle-not-session',
     question: 'Why is a task a handle (a `taskId`) rather than part of a session?',
     answer:
-      'Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, server node, reloaded page or second tab can poll. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like a missing one.',
+      'Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, reloaded page or second tab can poll, on any server node that shares the task store. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like a missing one.',
     proveIt: 'handle-not-session',
     alsoSee: ['drop-after-create', 'reload-mid-task'],
     specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
@@ -109,22 +117,24 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'At the task\'s `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return, and polling stays valid beside it. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.',
     proveIt: 'poll-interval-honoured',
     alsoSee: ['push-and-poll', 'reload-mid-task'],
+    tests: [{ file: 'tests/unit/server/node-host.test.ts', name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect' }],
     specIds: ['C9', 'T6', 'T12', 'T18'],
   },
   {
     id: 'ttl',
     question: 'What does `ttlMs` mean, and what happens when it runs out?',
     answer:
-      '`ttlMs` is the task\'s lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 by default. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. `flash_sale_quote` has `ttlMs` 4000 for a job of about 10 s, so it shows the whole path. A client may give up on a task whose TTL has passed.',
+      '`ttlMs` is the task\'s lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 unless the tool sets its own. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s by default, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. The scenario uses `flash_sale_quote`, whose own settings are shorter: `ttlMs` 4000 for a job of about 10 s, and deletion 4 s after expiry (`purgeAfterMs`), so the whole path takes about 8 s. A client may give up on a task whose TTL has passed.',
     proveIt: 'ttl-expiry',
     alsoSee: [],
+    tests: [{ file: 'tests/unit/server/ttl-expiry.test.ts', name: 'T13: by default a task lives 300000 ms, then stays failed for 60 s before it answers -32602' }],
     specIds: ['T6', 'T13'],
   },
   {
     id: 'what-changed',
     question: 'What changed from the 2025-11-25 task design?',
     answer:
-      'Tasks left the core protocol for the `io.modelcontextprotocol/tasks` extension, declared per request instead of once at `initialize`. The client no longer asks for a task with a `task` parameter, and tools no longer advertise `execution.taskSupport`: the server decides. The handle is flat (`resultType: "task"` beside the fields, which are now `ttlMs` and `pollIntervalMs`) instead of nested under `task`. `tasks/result` and `tasks/list` are gone (`-32601`): the result is inlined in `tasks/get`, input goes through `inputRequests` and `tasks/update`, and a task belongs to the caller\'s identity, not to a session.',
+      'Tasks left the core protocol for the `io.modelcontextprotocol/tasks` extension, declared per request instead of once at `initialize`. The client no longer asks for a task with a `task` parameter, and tools no longer advertise `execution.taskSupport`: the server decides. The handle is flat (`resultType: "task"` beside the fields, which are now `ttlMs` and `pollIntervalMs`) instead of nested under `task`. `tasks/result` and `tasks/list` are gone (`-32601`): the result is inlined in `tasks/get`, input goes through `inputRequests` and `tasks/update`, and with no sessions a task belongs to the caller\'s identity.',
     proveIt: 'removed-methods',
     alsoSee: ['no-tool-flag', 'handle-not-session'],
     specIds: ['T2', 'T7', 'T15', 'T21', 'M1', 'M2', 'M5', 'T20'],

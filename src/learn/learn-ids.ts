@@ -1,9 +1,9 @@
 /**
  * The names the learning material points at: spec rule ids from
- * docs/tasks-2026-07-28.md, and the ids of the scripted scenarios that
- * open at `?scenario=<id>` (src/scenarios). Kept here as plain strings so
- * the material stays pure data; tests/unit/learn/ checks both lists
- * against their sources.
+ * docs/tasks-2026-07-28.md, the ids of the scripted scenarios that open
+ * at `?scenario=<id>` (src/scenarios), and tests by file and name. Kept
+ * here as plain strings so the material stays pure data; tests/unit/learn/
+ * checks each against its source.
  */
 
 /** A rule id of the digest: C1-C10 (core), T1-T22 (tasks), M1-M5 (misconceptions). */
@@ -30,6 +30,16 @@ export const SCENARIO_IDS = [
   'push-and-poll',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
+
+/**
+ * A test that proves what no cited scenario shows: its file (from the
+ * repository root) and the exact name it is declared with. Shown as text;
+ * tests/unit/learn/ checks that the file declares a test of that name.
+ */
+export interface TestCitation {
+  file: string;
+  name: string;
+}
 
 /** The page address that opens a scenario in the playground. */
 export function scenarioHref(id: ScenarioId): string {

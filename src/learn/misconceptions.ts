@@ -1,9 +1,11 @@
 /**
  * Common wrong statements about the Tasks extension, each with why it is
  * wrong and the scenario that disproves it on the wire. M1-M5 are the
- * digest's own list; the rest come from the same rules.
+ * digest's own list; the rest come from the same rules. Where the truth
+ * says more than its experiment shows, `tests` names the tests that prove
+ * the rest.
  */
-import type { ScenarioId, SpecId } from './learn-ids.ts';
+import type { ScenarioId, SpecId, TestCitation } from './learn-ids.ts';
 
 export interface Misconception {
   id: string;
@@ -13,6 +15,8 @@ export interface Misconception {
   truth: string;
   /** The scenario that disproves it ("Run the experiment"). */
   experiment: ScenarioId;
+  /** Tests that prove what the truth says and the experiment does not show. */
+  tests?: readonly TestCitation[];
   specIds: readonly SpecId[];
 }
 
@@ -53,9 +57,10 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'taskid-is-session',
     myth: 'A `taskId` is a session id, tied to the connection or node that created it.',
     truth:
-      'The same id works over a new connection, from a fresh server worker, after a reload and from a second tab. What it is tied to is the caller\'s identity: another identity gets `-32602`.',
+      'A new connection gets the task by its `taskId`, and so does a second tab, whose own server worker reads the same IndexedDB store (with the in-memory store, a fresh worker answers `-32602`). The id is tied to the caller\'s identity, not the connection: another identity gets `-32602` too.',
     experiment: 'handle-not-session',
-    specIds: ['M5', 'C1', 'T20'],
+    tests: [{ file: 'tests/e2e/durability.e2e.ts', name: 'T13: with the in-memory store, a killed worker loses the task (-32602)' }],
+    specIds: ['M5', 'C1', 'T20', 'T13'],
   },
   {
     id: 'id-is-permission',
@@ -101,8 +106,12 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'update-returns-state',
     myth: 'The answer to `tasks/update` tells you whether your input was accepted.',
     truth:
-      'Its ack is an empty `{resultType: "complete"}`, eventually consistent, and answers for unknown or already answered keys are silently ignored. The next `tasks/get` shows what changed.',
+      'Its ack is the same empty `{resultType: "complete"}` whichever keys it carried: answers for unknown or already answered keys are ignored, without an error. Only the next `tasks/get` shows what changed.',
     experiment: 'input-required-once',
+    tests: [
+      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty' },
+      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' },
+    ],
     specIds: ['T15'],
   },
   {
@@ -125,8 +134,9 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'reload-loses-tasks',
     myth: 'Reloading the page loses the tasks it was following.',
     truth:
-      'The page keeps each `taskId` and what it knew in IndexedDB, and resumes polling after the reload without asking an answered question again.',
+      'The page keeps each `taskId` and what it knew in IndexedDB, and resumes polling after the reload. A question answered before the reload is not asked again.',
     experiment: 'reload-mid-task',
+    tests: [{ file: 'tests/e2e/durability.e2e.ts', name: 'T14, T15: a key answered offline just before a reload is sent after it, and never asked again' }],
     specIds: ['T12', 'T14'],
   },
   {
@@ -141,8 +151,12 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'push-replaces-poll',
     myth: 'With `subscriptions/listen` open, the client can stop polling.',
     truth:
-      'Push is optional and a stream can drop. Each `notifications/tasks` carries what `tasks/get` would return, and polling stays valid beside it.',
+      'Push is optional: a `notifications/tasks` carries the whole task, as `tasks/get` returns it, and the client keeps polling beside it. When the stream drops, polling alone follows the task to the end.',
     experiment: 'push-and-poll',
+    tests: [
+      { file: 'tests/unit/server/node-host.test.ts', name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect' },
+      { file: 'tests/unit/client/task-subscription.test.ts', name: 'T18: polling carries on when the stream is dropped, and the task still completes' },
+    ],
     specIds: ['T18', 'C9'],
   },
   {

@@ -2,23 +2,32 @@
  * The learning material (src/learn) stays honest: every spec id it cites
  * exists in the digest and is proven by a test or a scenario, every
  * scenario it links to is one the registry has (once src/scenarios has
- * one), and its texts stay short and well formed.
+ * one), every test it names is declared under that exact name, and its
+ * texts stay short and well formed.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DESIGN_CHANGES, WHY_SHARED_STORAGE } from '../../../src/learn/explainers.ts';
 import { INTERVIEW_DECK } from '../../../src/learn/interview-deck.ts';
-import { SCENARIO_IDS, scenarioHref, type ScenarioId, type SpecId } from '../../../src/learn/learn-ids.ts';
+import { SCENARIO_IDS, scenarioHref, type ScenarioId, type SpecId, type TestCitation } from '../../../src/learn/learn-ids.ts';
 import { MISCONCEPTIONS } from '../../../src/learn/misconceptions.ts';
 import { plainText, segments } from '../../../src/learn/rich-text.ts';
-import { digestIds, loadScenarios, testCitations } from '../helpers/spec-citations.ts';
+import { digestIds, idsIn, loadScenarios, ROOT, testCitations } from '../helpers/spec-citations.ts';
 
-/** Every item of the material: what it says, which scenarios show it, which rules it rests on. */
-const ITEMS: { where: string; texts: string[]; scenarios: ScenarioId[]; specIds: readonly SpecId[] }[] = [
-  ...INTERVIEW_DECK.map((q) => ({ where: `question ${q.id}`, texts: [q.question, q.answer], scenarios: [q.proveIt, ...q.alsoSee], specIds: q.specIds })),
-  ...MISCONCEPTIONS.map((m) => ({ where: `myth ${m.id}`, texts: [m.myth, m.truth], scenarios: [m.experiment], specIds: m.specIds })),
-  ...DESIGN_CHANGES.map((c) => ({ where: `change ${c.id}`, texts: [c.topic, c.before, c.now], scenarios: c.scenario ? [c.scenario] : [], specIds: c.specIds })),
-  ...WHY_SHARED_STORAGE.map((p) => ({ where: `storage ${p.id}`, texts: [p.text], scenarios: [p.scenario], specIds: p.specIds })),
+/** Every item of the material: what it says, which scenarios and tests show it, which rules it rests on. */
+const ITEMS: { where: string; texts: string[]; scenarios: ScenarioId[]; tests: readonly TestCitation[]; specIds: readonly SpecId[] }[] = [
+  ...INTERVIEW_DECK.map((q) => ({ where: `question ${q.id}`, texts: [q.question, q.answer], scenarios: [q.proveIt, ...q.alsoSee], tests: q.tests ?? [], specIds: q.specIds })),
+  ...MISCONCEPTIONS.map((m) => ({ where: `myth ${m.id}`, texts: [m.myth, m.truth], scenarios: [m.experiment], tests: m.tests ?? [], specIds: m.specIds })),
+  ...DESIGN_CHANGES.map((c) => ({ where: `change ${c.id}`, texts: [c.topic, c.before, c.now], scenarios: c.scenario ? [c.scenario] : [], tests: c.tests ?? [], specIds: c.specIds })),
+  ...WHY_SHARED_STORAGE.map((p) => ({ where: `storage ${p.id}`, texts: [p.text], scenarios: [p.scenario], tests: [], specIds: p.specIds })),
 ];
+
+/** Whether `source` declares `it(...)` or `test(...)` with exactly this name, in any quotes the formatter may pick. */
+function declaresTest(source: string, name: string): boolean {
+  const literals = [`'${name.replaceAll("'", "\\'")}'`, `"${name.replaceAll('"', '\\"')}"`, `\`${name}\``];
+  return literals.some((literal) => source.includes(`it(${literal}`) || source.includes(`test(${literal}`));
+}
 
 /** Sentences in a text: ends of sentence followed by a capital, a digit, a code span or the end. */
 function sentences(text: string): number {
@@ -53,6 +62,20 @@ describe('learning material', () => {
       item.scenarios.filter((s) => !item.specIds.some((id) => byId.get(s)!.specIds.includes(id))).map((s) => `${item.where} -> ${s}`),
     );
     expect(unrelated, 'items whose scenario proves none of their rules').toEqual([]);
+  });
+
+  it('names only tests declared under that exact name, each naming a rule the item rests on; an item without a scenario names a test', () => {
+    const problems: string[] = [];
+    for (const item of ITEMS) {
+      if (item.scenarios.length === 0 && item.tests.length === 0) problems.push(`${item.where}: no scenario and no test shows it`);
+      for (const test of item.tests) {
+        const path = join(ROOT, test.file);
+        if (!test.file.startsWith('tests/') || !existsSync(path)) problems.push(`${item.where}: no test file ${test.file}`);
+        else if (!declaresTest(readFileSync(path, 'utf8'), test.name)) problems.push(`${item.where}: ${test.file} declares no test named "${test.name}"`);
+        else if (!item.specIds.some((id) => idsIn(test.name).has(id))) problems.push(`${item.where}: "${test.name}" names none of ${item.specIds.join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it('every idea of the brief has a question, and every scenario is used somewhere', () => {
@@ -91,6 +114,12 @@ describe('rich text and links', () => {
     ]);
     expect(segments('an unpaired ` stays text')).toEqual([{ code: false, text: 'an unpaired ` stays text' }]);
     expect(plainText('`taskId` alone')).toBe('taskId alone');
+  });
+
+  it('a cited test matches its whole name, whichever quotes declare it', () => {
+    expect(declaresTest("it('T5: it\\'s here', () => {})", "T5: it's here")).toBe(true);
+    expect(declaresTest('test("T5: it\'s here", () => {})', "T5: it's here")).toBe(true);
+    expect(declaresTest("it('T5: elsewhere', () => {})", 'T5: else')).toBe(false);
   });
 
   it('a scenario opens at ?scenario=<id>', () => {

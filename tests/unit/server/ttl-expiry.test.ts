@@ -25,6 +25,21 @@ describe('TTL', () => {
     await expect(h.client.request('tasks/cancel', { taskId }, { tasks: true })).rejects.toMatchObject({ code: -32602 });
   });
 
+  it('T13: by default a task lives 300000 ms, then stays failed for 60 s before it answers -32602', async () => {
+    let now = Date.parse('2026-07-28T12:00:00Z');
+    h = await createHarness({ now: () => now }); // the defaults the page's worker and the Node host use
+    const handle = await h.client.request('tools/call', { name: 'slow_compute', arguments: { seconds: 600 } }, { tasks: true });
+    expect(handle).toMatchObject({ resultType: 'task', ttlMs: 300_000 });
+    const taskId = String(handle['taskId']);
+
+    now += 300_000;
+    expect(await h.client.request('tasks/get', { taskId }, { tasks: true })).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('expired') } });
+    now += 59_999;
+    expect(await h.client.request('tasks/get', { taskId }, { tasks: true })).toMatchObject({ status: 'failed' });
+    now += 1;
+    await expect(h.client.request('tasks/get', { taskId }, { tasks: true })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it("T13: a tool's own purgeAfterMs (flash_sale_quote: 4 s) wins over the server's", async () => {
     let now = Date.parse('2026-07-28T12:00:00Z');
     h = await createHarness({ now: () => now, purgeAfterMs: 60_000 });
