@@ -41,7 +41,7 @@ export interface TestCitation {
   name: string;
 }
 
-/** The page address that opens a scenario in the playground. */
+/** The page address that opens a scenario in the playground and plays it at once (the learner asked to see it). */
 export function scenarioHref(id: ScenarioId): string {
-  return `?scenario=${encodeURIComponent(id)}`;
+  return `?scenario=${encodeURIComponent(id)}&play`;
 }

@@ -30,7 +30,7 @@ test('interview: an answer is kept, the model answer shows, Prove it opens the s
   await expect(model).toContainText('tasks/get');
 
   const prove = page.getByRole('link', { name: /^Prove it/ });
-  await expect(prove).toHaveAttribute('href', `?scenario=${first.proveIt}`);
+  await expect(prove).toHaveAttribute('href', `?scenario=${first.proveIt}&play`);
 
   // Another question has its own (empty) answer; coming back finds the first one.
   await page.getByRole('button', { name: 'Next question' }).click();
@@ -45,7 +45,7 @@ test('interview: an answer is kept, the model answer shows, Prove it opens the s
   await expect(answerBox(page)).toHaveValue('A flat handle: resultType task and a taskId, then I poll tasks/get.');
 
   await prove.click();
-  await expect(page).toHaveURL(new RegExp(`\\?scenario=${first.proveIt}$`));
+  await expect(page).toHaveURL(new RegExp(`\\?scenario=${first.proveIt}&play$`));
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
 
@@ -83,13 +83,14 @@ test('myths: every wrong statement has a reason and an experiment that opens its
   await expect(items).toHaveCount(MISCONCEPTIONS.length);
   for (const [i, myth] of MISCONCEPTIONS.entries()) {
     const link = items.nth(i).getByRole('link', { name: /^Run the experiment/ });
-    await expect(link).toHaveAttribute('href', `?scenario=${myth.experiment}`);
+    await expect(link).toHaveAttribute('href', `?scenario=${myth.experiment}&play`);
     expect(SCENARIO_IDS).toContain(myth.experiment);
   }
   await expect(items.first()).toContainText('tasks/result');
 
   await items.nth(1).getByRole('link', { name: /^Run the experiment/ }).click();
-  await expect(page).toHaveURL(/\?scenario=no-tool-flag$/);
+  await expect(page).toHaveURL(/\?scenario=no-tool-flag&play$/);
+  await expect(page.getByRole('status', { name: 'Scenario run' })).not.toHaveText(/^Ready/);
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
 

@@ -123,6 +123,6 @@ describe('rich text and links', () => {
   });
 
   it('a scenario opens at ?scenario=<id>', () => {
-    expect(scenarioHref('happy-path')).toBe('?scenario=happy-path');
+    expect(scenarioHref('happy-path')).toBe('?scenario=happy-path&play');
   });
 });
