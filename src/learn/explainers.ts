@@ -87,7 +87,7 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     id: 'scope',
     topic: 'What a task belongs to',
     before: 'The authorization context, when there is one; without one, whoever holds the id.',
-    now: 'No sessions: the caller\'s identity. Any connection or node reaches it by `taskId`.',
+    now: 'No sessions: the caller\'s identity. Any connection, or any node that shares the task store, reaches it by `taskId`.',
     scenario: 'handle-not-session',
     specIds: ['C1', 'T20', 'M5'],
   },
