@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { isTerminal } from '../../protocol/task.ts';
-import type { TaskRecord, TaskStore, TaskUpdate } from '../task-store.ts';
+import { assertDistinct, type TaskRecord, type TaskStore, type TaskUpdate } from '../task-store.ts';
 import { openServerDb, type ServerDb } from './db.ts';
 
 /** What goes on the channel: only which task changed; receivers read it back from the database. */
@@ -82,6 +82,28 @@ export class IdbTaskStore implements TaskStore {
     await tx.done;
     this.#changed(next);
     return structuredClone(next);
+  }
+
+  async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+    assertDistinct(taskIds);
+    if (taskIds.length === 0) return [];
+    const db = await this.#open();
+    // One readwrite transaction for them all, like update's: a runner renewing a hundred
+    // leases costs one transaction, not a hundred queued one after another.
+    const tx = db.transaction('tasks', 'readwrite');
+    const current = await Promise.all(taskIds.map((taskId) => tx.store.get(taskId)));
+    let next: (TaskRecord | undefined)[];
+    try {
+      next = current.map((record) => record && update(record));
+    } catch (error) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw error;
+    }
+    const stored = next.filter((record) => record !== undefined);
+    await Promise.all([...stored.map((record) => tx.store.put(record)), tx.done]);
+    for (const record of stored) this.#changed(record);
+    return next.map((record) => record && structuredClone(record));
   }
 
   async delete(taskId: string): Promise<void> {
