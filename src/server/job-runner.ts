@@ -9,9 +9,14 @@
  * lease (every write checks it, inside the store's atomic update), renews
  * it by heartbeat, and stops a job whose lease another runner took. A job
  * saves checkpoints; a fresh runner resumes an orphaned job from the last one.
+ *
+ * All of a runner's writes go through one queue (batched-writes.ts): its
+ * jobs' reports, checkpoints and lease renewals share one store transaction
+ * at a time, and one timer renews every lease it holds.
  */
 import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
+import { BatchedWrites } from './batched-writes.ts';
 import { allAnswered, finish, requestInput, takeResponses, withStatusMessage, type Outcome } from './task-lifecycle.ts';
 import { claimLease, dropLease, HEARTBEAT_MS, holdsLease, LEASE_MS, markResumed, rememberTaken, withCheckpoint } from './task-durability.ts';
 import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
@@ -43,9 +48,13 @@ export class JobRunner {
   readonly #holder: string;
   readonly #leaseMs: number;
   readonly #heartbeatMs: number;
+  readonly #writes: BatchedWrites;
   readonly #running = new Map<string, Promise<void>>();
-  /** How to stop each running job without writing anything more. */
-  readonly #abandon = new Map<string, () => void>();
+  /** The jobs running here under their task's lease, each with how to stop it without writing anything more. */
+  readonly #held = new Map<string, () => void>();
+  /** Renews every lease in `#held`; runs only while there is one, so an idle runner keeps no timer. */
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #renewing = false;
   /** What each running job does with a write to its task: one store subscription serves them all. */
   readonly #watchers = new Map<string, (record: TaskRecord) => void>();
   readonly #unsubscribe: () => void;
@@ -57,6 +66,7 @@ export class JobRunner {
     this.#holder = options.holder ?? `runner-${crypto.randomUUID().slice(0, 8)}`;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.#writes = new BatchedWrites(store);
     this.#unsubscribe = store.subscribe((record) => this.#watchers.get(record.taskId)?.(record));
   }
 
@@ -130,7 +140,8 @@ export class JobRunner {
    */
   stop(): void {
     this.#stopped = true;
-    for (const abandon of this.#abandon.values()) abandon();
+    for (const abandon of [...this.#held.values()]) abandon();
+    this.#stopHeartbeat();
     this.#unsubscribe();
   }
 
@@ -142,9 +153,10 @@ export class JobRunner {
   }
 
   async #resume(taskId: string, tool: ToolDefinition | undefined): Promise<void> {
-    const now = this.#now();
-    const claimed = await this.#store.update(taskId, (r) => claimLease(r, this.#holder, now, this.#leaseMs));
+    // The lease runs from when the claim is stored, not from when it was queued behind other writes.
+    const claimed = await this.#writes.write(taskId, (r) => (this.#stopped ? r : claimLease(r, this.#holder, this.#now(), this.#leaseMs)));
     if (!claimed || !holdsLease(claimed, this.#holder)) return;
+    const now = this.#now();
     // Cancelled while nobody ran it (T17): there is no work left to stop.
     if (claimed.cancelRequested) {
       await this.#write(taskId, (r) => dropLease(finish(r, { status: 'cancelled' }, now)));
@@ -175,10 +187,39 @@ export class JobRunner {
     await this.#runTask(record.taskId, waitForTheEnd, undefined, {});
   }
 
-  /** Applies `change` only while this runner holds the task's lease: a runner that lost it writes nothing. */
+  /**
+   * Applies `change` only while this runner holds the task's lease: a runner that lost it writes
+   * nothing, and neither does a stopped one, even with writes still queued.
+   */
   #write(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
     if (this.#stopped) return Promise.resolve(undefined);
-    return this.#store.update(taskId, (r) => (holdsLease(r, this.#holder) ? change(r) : r));
+    return this.#writes.write(taskId, (r) => (!this.#stopped && holdsLease(r, this.#holder) ? change(r) : r));
+  }
+
+  /**
+   * Renews every lease held here, all in the same batch (one store write). A job whose
+   * renewal finds the lease gone (another runner took it, or the task was deleted) is abandoned.
+   */
+  #renewLeases(): void {
+    // The last renewal is still queued: another one would only land in the same batch.
+    if (this.#renewing) return;
+    this.#renewing = true;
+    // The new expiry is reckoned when the batch is stored, however long it waited for its turn.
+    const renew: TaskUpdate = (r) => claimLease(r, this.#holder, this.#now(), this.#leaseMs);
+    const renewals = [...this.#held].map(([taskId, abandon]) =>
+      this.#write(taskId, renew).then(
+        (r) => holdsLease(r, this.#holder) || abandon(),
+        () => abandon(),
+      ),
+    );
+    void Promise.all(renewals).then(() => {
+      this.#renewing = false;
+    });
+  }
+
+  #stopHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
   }
 
   async #runTask(taskId: string, job: Job, args: unknown, preTaskInput: Record<string, unknown>, resumption?: Resumption): Promise<void> {
@@ -188,16 +229,11 @@ export class JobRunner {
     let abandoned = false;
     const abandon = (): void => {
       abandoned = true;
-      clearInterval(heartbeat);
+      this.#held.delete(taskId);
       controller.abort();
     };
-    const heartbeat = setInterval(() => {
-      this.#write(taskId, (r) => claimLease(r, this.#holder, this.#now(), this.#leaseMs)).then(
-        (r) => holdsLease(r, this.#holder) || abandon(),
-        abandon,
-      );
-    }, this.#heartbeatMs);
-    this.#abandon.set(taskId, abandon);
+    this.#held.set(taskId, abandon);
+    this.#heartbeat ??= setInterval(() => this.#renewLeases(), this.#heartbeatMs);
     // Cancel requests, expiry and take-overs arrive as store writes, possibly from another node.
     this.#watchers.set(taskId, (record) => {
       if (record.cancelRequested || isTerminal(record.status)) controller.abort();
@@ -230,8 +266,8 @@ export class JobRunner {
       outcome = outcomeOfError(error);
     } finally {
       this.#watchers.delete(taskId);
-      clearInterval(heartbeat);
-      this.#abandon.delete(taskId);
+      this.#held.delete(taskId);
+      if (this.#held.size === 0) this.#stopHeartbeat();
     }
     if (abandoned) return;
     await this.#write(taskId, (r) => dropLease(finish(r, outcome, this.#now())));
