@@ -70,6 +70,30 @@ describe('IdbTaskStore', () => {
     expect(await seen).toMatchObject({ taskId: 'a', cancelRequested: true });
   });
 
+  it('another worker\'s writes to many tasks are read back here together, not one transaction each', async () => {
+    const name = freshName();
+    const mine = await openStore(name);
+    const theirs = await openStore(name);
+    const ids = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    for (const id of ids) await theirs.create(record(id));
+    const seen = new Set<string>();
+    let allSeen = (): void => {};
+    const done = new Promise<void>((resolve) => (allSeen = resolve));
+    mine.subscribe((r) => {
+      if (r.lease?.holder === 'runner-2') seen.add(r.taskId);
+      if (seen.size === ids.length) allSeen();
+    });
+    const opened = vi.spyOn(IDBDatabase.prototype, 'transaction');
+    try {
+      await theirs.updateMany(ids, (r) => ({ ...r, lease: { holder: 'runner-2', expiresAt: 9000 } }));
+      await done;
+      // Their one write, then this worker's reads: the first change starts one, the rest wait and go together.
+      expect(opened.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      opened.mockRestore();
+    }
+  });
+
   it('an update that throws writes nothing', async () => {
     const store = await openStore();
     await store.create(record('a'));
