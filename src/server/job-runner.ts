@@ -10,9 +10,9 @@
  * it by heartbeat, and stops a job whose lease another runner took. A job
  * saves checkpoints; a fresh runner resumes an orphaned job from the last one.
  *
- * All of a runner's writes go through one queue (batched-writes.ts): its
- * jobs' reports, checkpoints and lease renewals share one store transaction
- * at a time, and one timer renews every lease it holds.
+ * A runner's jobs write through one queue (batched-writes.ts): their
+ * reports and checkpoints share one store transaction at a time. One timer
+ * renews every lease the runner holds, in one write of its own.
  */
 import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
@@ -54,7 +54,9 @@ export class JobRunner {
   readonly #held = new Map<string, () => void>();
   /** Renews every lease in `#held`; runs only while there is one, so an idle runner keeps no timer. */
   #heartbeat: ReturnType<typeof setInterval> | undefined;
-  #renewing = false;
+  /** The renewal being stored, and whether a heartbeat came meanwhile. */
+  #renewal: Promise<void> | undefined;
+  #renewAgain = false;
   /** What each running job does with a write to its task: one store subscription serves them all. */
   readonly #watchers = new Map<string, (record: TaskRecord) => void>();
   readonly #unsubscribe: () => void;
@@ -197,24 +199,38 @@ export class JobRunner {
   }
 
   /**
-   * Renews every lease held here, all in the same batch (one store write). A job whose
-   * renewal finds the lease gone (another runner took it, or the task was deleted) is abandoned.
+   * Renews every lease held here in one store write, a transaction of its own: it does not
+   * queue behind the jobs' batched writes, where it would wait for the batch being stored and
+   * then for its own. With two tabs under load, renewals that late let the other tab's worker
+   * take live jobs over. A job whose renewal finds the lease gone (another runner took it, or
+   * the task was deleted) is abandoned, as is every job when the write fails.
    */
   #renewLeases(): void {
-    // The last renewal is still queued: another one would only land in the same batch.
-    if (this.#renewing) return;
-    this.#renewing = true;
-    // The new expiry is reckoned when the batch is stored, however long it waited for its turn.
-    const renew: TaskUpdate = (r) => claimLease(r, this.#holder, this.#now(), this.#leaseMs);
-    const renewals = [...this.#held].map(([taskId, abandon]) =>
-      this.#write(taskId, renew).then(
-        (r) => holdsLease(r, this.#holder) || abandon(),
-        () => abandon(),
-      ),
-    );
-    void Promise.all(renewals).then(() => {
-      this.#renewing = false;
-    });
+    // One renewal at a time: a heartbeat that comes meanwhile renews the moment it is stored, so
+    // a slow write costs the next renewal no more than its own lateness.
+    if (this.#renewal) {
+      this.#renewAgain = true;
+      return;
+    }
+    const held = [...this.#held];
+    if (held.length === 0) return;
+    // The new expiry is reckoned when the write is stored, however long it waited for its turn.
+    const renew: TaskUpdate = (r) => (!this.#stopped && holdsLease(r, this.#holder) ? claimLease(r, this.#holder, this.#now(), this.#leaseMs) : r);
+    this.#renewal = this.#store
+      .updateMany(
+        held.map(([taskId]) => taskId),
+        renew,
+      )
+      .then(
+        (records) => records.forEach((record, i) => holdsLease(record, this.#holder) || held[i]![1]()),
+        () => held.forEach(([, abandon]) => abandon()),
+      )
+      .finally(() => {
+        this.#renewal = undefined;
+        if (!this.#renewAgain) return;
+        this.#renewAgain = false;
+        this.#renewLeases();
+      });
   }
 
   #stopHeartbeat(): void {
@@ -229,7 +245,8 @@ export class JobRunner {
     let abandoned = false;
     const abandon = (): void => {
       abandoned = true;
-      this.#held.delete(taskId);
+      // Only this run's entry: a late renewal may abandon a run after the same task started again here.
+      if (this.#held.get(taskId) === abandon) this.#held.delete(taskId);
       controller.abort();
     };
     this.#held.set(taskId, abandon);
@@ -266,7 +283,7 @@ export class JobRunner {
       outcome = outcomeOfError(error);
     } finally {
       this.#watchers.delete(taskId);
-      this.#held.delete(taskId);
+      if (this.#held.get(taskId) === abandon) this.#held.delete(taskId);
       if (this.#held.size === 0) this.#stopHeartbeat();
     }
     if (abandoned) return;

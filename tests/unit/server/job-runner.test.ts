@@ -64,6 +64,17 @@ const stepping = defineTool({
   },
 });
 
+/** Reports once, half a second in, then waits like `idle`. */
+const reportsOnce = defineTool({
+  ...idle,
+  name: 'reports_once',
+  run: async (context) => {
+    await context.sleep(500);
+    await context.report('half way');
+    return idle.run(context);
+  },
+});
+
 let store: CountingStore;
 let runner: JobRunner;
 
@@ -99,17 +110,39 @@ describe('JobRunner heartbeat and writes', () => {
     for (const id of ids) expect((await store.get(id))?.lease).toEqual({ holder: 'runner-1', expiresAt: Date.now() + LEASE_MS });
   });
 
-  it(`${JOBS} jobs reporting and saving checkpoints each second share store writes, heartbeat included`, async () => {
+  it(`${JOBS} jobs reporting and saving checkpoints each second share store writes`, async () => {
     await startJobs(stepping);
     store.writeMs = 20;
     store.writes = 0;
     await vi.advanceTimersByTimeAsync(5 * HEARTBEAT_MS);
-    // A write takes 20 ms: the first job to wake writes alone, the others' writes (and the
-    // heartbeat) wait for it and go together, a few batches a second. A write each made 130.
-    expect(store.writes).toBeLessThanOrEqual(4 * 5);
+    // A write takes 20 ms: the first job to wake writes alone, the others' writes wait for it and
+    // go together; with the heartbeat's own write, a few writes a second. A write each made 130.
+    expect(store.writes).toBeLessThanOrEqual(5 * 5);
     // Every job kept stepping: 1 s of sleep and two short waits a step.
     const steps = (await store.all()).map((r) => z.object({ stepsDone: z.number() }).parse(r.checkpoint?.data).stepsDone);
     expect(steps).toEqual(Array.from({ length: JOBS }, () => 4));
+  });
+
+  it('a heartbeat that comes while a slow renewal is being stored is not lost: the next renewal starts the moment it ends', async () => {
+    await startJobs(idle, 3);
+    store.writeMs = 1500;
+    store.writes = 0;
+    // Heartbeats at 1 s and 2 s; the first renewal is stored at 2.5 s, and the second starts then, not at the 3 s heartbeat.
+    await vi.advanceTimersByTimeAsync(2600);
+    expect(store.writes).toBe(2);
+  });
+
+  it('renews leases in a write of its own, not queued behind a job\'s write being stored', async () => {
+    const [id] = await startJobs(reportsOnce, 1);
+    store.writes = 0;
+    let release = (): void => {};
+    store.hold = new Promise((resolve) => (release = resolve));
+    // The job's report is being stored (held) when the heartbeat comes: the renewal goes at once.
+    await vi.advanceTimersByTimeAsync(HEARTBEAT_MS);
+    expect(store.writes).toBe(2);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await store.get(id!)).toMatchObject({ statusMessage: 'half way', lease: { expiresAt: Date.now() + LEASE_MS } });
   });
 
   it('a job whose lease another runner took is abandoned, alone; the others keep being renewed', async () => {
