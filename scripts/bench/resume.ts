@@ -11,9 +11,10 @@
  *   up), from navigation start; reference: the empty page ready.
  * And on the server's side, read from its database: how often each job was
  * taken over (once per reload, by the fresh worker; more means a live worker
- * lost its lease), and, once the last reload's worker has taken every job
- * over, their pace while the page follows all of them: seconds of
- * slow_compute checkpointed per second, 1 when nothing slows them.
+ * lost its lease; fewer, a reload came before the job was handed on), and,
+ * once the last reload's worker runs every job, their pace while the page
+ * follows all of them: seconds of slow_compute checkpointed per second, 1
+ * when nothing slows them.
  */
 import type { Page } from '@playwright/test';
 import { SERVER_DATABASE } from '../../src/protocol/worker-control.ts';
@@ -52,8 +53,8 @@ function journaled(page: Page): Promise<number> {
 
 interface JobsSeen {
   at: number;
-  /** Per unfinished task: the seconds its last checkpoint says are done, and how many times a fresh worker took it over. */
-  tasks: Record<string, { stepsDone: number; resumes: number }>;
+  /** Per unfinished task: the seconds its last checkpoint says are done, when it was saved, and how many times a fresh worker took the job over. */
+  tasks: Record<string, { stepsDone: number; savedAt: number; resumes: number }>;
 }
 
 /** The server's own record of every job: its last checkpoint and its take-overs. */
@@ -69,11 +70,12 @@ function jobsSeen(page: Page): Promise<JobsSeen> {
           all.onsuccess = () => {
             open.result.close();
             const tasks: JobsSeen['tasks'] = {};
-            for (const record of all.result as { taskId: string; status: string; resumes?: number; checkpoint?: { data?: { stepsDone?: unknown } } }[]) {
+            type Stored = { taskId: string; status: string; resumes?: number; checkpoint?: { savedAt: number; data?: { stepsDone?: unknown } } };
+            for (const record of all.result as Stored[]) {
               // A task that ended (its TTL, on a slow machine) has no job left to watch.
               if (record.status !== 'working') continue;
               const steps = record.checkpoint?.data?.stepsDone;
-              tasks[record.taskId] = { stepsDone: typeof steps === 'number' ? steps : 0, resumes: record.resumes ?? 0 };
+              tasks[record.taskId] = { stepsDone: typeof steps === 'number' ? steps : 0, savedAt: record.checkpoint?.savedAt ?? 0, resumes: record.resumes ?? 0 };
             }
             resolve({ at: Date.now(), tasks });
           };
@@ -85,12 +87,17 @@ function jobsSeen(page: Page): Promise<JobsSeen> {
 
 const times = (n: number): string => (n === 1 ? 'once' : `${n} times`);
 
-/** Waits until the last reload's worker has taken every job over (each reload hands every job on once), then reads them. */
-async function everyJobTakenOver(page: Page, reloads: number): Promise<JobsSeen> {
+/**
+ * Waits until every job has saved a checkpoint since `since` (epoch ms), so the last reload's
+ * worker runs them all, then reads them. Not "taken over once per reload": a reload that comes
+ * before a job's lease ran out hands it on only once for both.
+ */
+async function everyJobRunning(page: Page, since: number): Promise<JobsSeen> {
   for (let i = 0; ; i++) {
     const seen = await jobsSeen(page);
-    if (Object.values(seen.tasks).every((t) => t.resumes >= reloads)) return seen;
-    if (i === 150) throw new Error(`after 30 s, ${Object.values(seen.tasks).filter((t) => t.resumes < reloads).length} jobs were still not taken over by the last reload's worker`);
+    const waiting = Object.values(seen.tasks).filter((t) => t.savedAt <= since).length;
+    if (waiting === 0) return seen;
+    if (i === 150) throw new Error(`after 30 s, ${waiting} jobs had saved no checkpoint since the last reload`);
     await page.waitForTimeout(200);
   }
 }
@@ -196,7 +203,7 @@ export const resume: BenchPart = {
       await startTasks(page, tasks, { seconds: 600 }, 180_000);
       await page.waitForTimeout(1500);
       const full = await reloads(ctx, page, tasks, runs);
-      const adopted = await everyJobTakenOver(page, runs);
+      const adopted = await everyJobRunning(page, Date.now());
       await page.waitForTimeout(ctx.small ? 5000 : 15_000);
       const paced = await jobsSeen(page);
       const ended = await page.evaluate(
