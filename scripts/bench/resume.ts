@@ -219,7 +219,7 @@ export const resume: BenchPart = {
       const resumes = ids.map((id) => paced.tasks[id]!.resumes);
       const [fewest, most] = [Math.min(...resumes), Math.max(...resumes)];
       const jobsNote =
-        `each job taken over ${fewest === most ? times(fewest) : `${fewest} to ${most} times`} in ${runs} reloads` +
+        `each job taken over ${fewest === most ? times(fewest) : `${fewest} to ${most} times`} in ${runs} reload${runs === 1 ? '' : 's'}` +
         `${most > runs ? ' (more than once per reload: a live worker lost leases)' : ''}; in ${seconds.toFixed(1)} s the slowest job saved ${Math.min(...done)} s of work`;
       ctx.log(`[${PART}] jobs: ${pace.toFixed(2)} s of work per s (median); ${jobsNote}`);
       return [
