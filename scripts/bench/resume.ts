@@ -9,8 +9,15 @@
  *   navigation start;
  * - re-polled: every task answered by the server again (its poll count went
  *   up), from navigation start; reference: the empty page ready.
+ * And on the server's side, read from its database: how often each job was
+ * taken over (once per reload, by the fresh worker; more means a live worker
+ * lost its lease; fewer, a reload came before the job was handed on), and,
+ * once the last reload's worker runs every job, their pace while the page
+ * follows all of them: seconds of slow_compute checkpointed per second, 1
+ * when nothing slows them.
  */
 import type { Page } from '@playwright/test';
+import { SERVER_DATABASE } from '../../src/protocol/worker-control.ts';
 import { PAGE_DATABASE } from '../../src/store/db.ts';
 import { CARDS, openApp, startTasks } from './app-page.ts';
 import type { BenchContext, BenchPart } from './context.ts';
@@ -42,6 +49,57 @@ function journaled(page: Page): Promise<number> {
       }),
     PAGE_DATABASE,
   );
+}
+
+interface JobsSeen {
+  at: number;
+  /** Per unfinished task: the seconds its last checkpoint says are done, when it was saved, and how many times a fresh worker took the job over. */
+  tasks: Record<string, { stepsDone: number; savedAt: number; resumes: number }>;
+}
+
+/** The server's own record of every job: its last checkpoint and its take-overs. */
+function jobsSeen(page: Page): Promise<JobsSeen> {
+  return page.evaluate(
+    (name) =>
+      new Promise<JobsSeen>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('tasks').objectStore('tasks').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            open.result.close();
+            const tasks: JobsSeen['tasks'] = {};
+            type Stored = { taskId: string; status: string; resumes?: number; checkpoint?: { savedAt: number; data?: { stepsDone?: unknown } } };
+            for (const record of all.result as Stored[]) {
+              // A task that ended (its TTL, on a slow machine) has no job left to watch.
+              if (record.status !== 'working') continue;
+              const steps = record.checkpoint?.data?.stepsDone;
+              tasks[record.taskId] = { stepsDone: typeof steps === 'number' ? steps : 0, savedAt: record.checkpoint?.savedAt ?? 0, resumes: record.resumes ?? 0 };
+            }
+            resolve({ at: Date.now(), tasks });
+          };
+        };
+      }),
+    SERVER_DATABASE,
+  );
+}
+
+const times = (n: number): string => (n === 1 ? 'once' : `${n} times`);
+
+/**
+ * Waits until every job has saved a checkpoint since `since` (epoch ms), so the last reload's
+ * worker runs them all, then reads them. Not "taken over once per reload": a reload that comes
+ * before a job's lease ran out hands it on only once for both.
+ */
+async function everyJobRunning(page: Page, since: number): Promise<JobsSeen> {
+  for (let i = 0; ; i++) {
+    const seen = await jobsSeen(page);
+    const waiting = Object.values(seen.tasks).filter((t) => t.savedAt <= since).length;
+    if (waiting === 0) return seen;
+    if (i === 150) throw new Error(`after 30 s, ${waiting} jobs had saved no checkpoint since the last reload`);
+    await page.waitForTimeout(200);
+  }
 }
 
 /** When every card was polled again (or ended); on a timeout, says which cards were stuck and how. */
@@ -145,16 +203,30 @@ export const resume: BenchPart = {
       await startTasks(page, tasks, { seconds: 600 }, 180_000);
       await page.waitForTimeout(1500);
       const full = await reloads(ctx, page, tasks, runs);
+      const adopted = await everyJobRunning(page, Date.now());
+      await page.waitForTimeout(ctx.small ? 5000 : 15_000);
+      const paced = await jobsSeen(page);
       const ended = await page.evaluate(
         (selector) => [...document.querySelectorAll(selector)].filter((card) => [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss')).length,
         CARDS,
       );
       const endedNote = ended > 0 ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for` : undefined;
       const of = (list: Reload[], key: keyof Reload) => median(list.map((r) => r[key]));
+      const seconds = (paced.at - adopted.at) / 1000;
+      const ids = Object.keys(adopted.tasks).filter((id) => paced.tasks[id]);
+      const done = ids.map((id) => paced.tasks[id]!.stepsDone - adopted.tasks[id]!.stepsDone);
+      const pace = median(done) / seconds;
+      const resumes = ids.map((id) => paced.tasks[id]!.resumes);
+      const [fewest, most] = [Math.min(...resumes), Math.max(...resumes)];
+      const jobsNote =
+        `each job taken over ${fewest === most ? times(fewest) : `${fewest} to ${most} times`} in ${runs} reload${runs === 1 ? '' : 's'}` +
+        `${most > runs ? ' (more than once per reload: a live worker lost leases)' : ''}; in ${seconds.toFixed(1)} s the slowest job saved ${Math.min(...done)} s of work`;
+      ctx.log(`[${PART}] jobs: ${pace.toFixed(2)} s of work per s (median); ${jobsNote}`);
       return [
         figure(PART, `restore ${tasks} stored tasks (read, seed actors)`, of(full, 'restoreMs'), 'ms', { name: 'nothing stored', value: of(empty, 'restoreMs') }),
         figure(PART, `all ${tasks} cards shown, from navigation`, of(full, 'shownMs'), 'ms', { name: 'empty page: tools shown', value: of(empty, 'shownMs') }),
         figure(PART, `all ${tasks} re-polled, from navigation`, of(full, 'repolledMs'), 'ms', { name: 'empty page: connected', value: of(empty, 'repolledMs') }, endedNote),
+        figure(PART, `${tasks} jobs' pace after the last reload (median)`, pace, 's/s', { name: 'never slowed', value: 1 }, jobsNote),
       ];
     } finally {
       await context.close();

@@ -9,9 +9,14 @@
  * lease (every write checks it, inside the store's atomic update), renews
  * it by heartbeat, and stops a job whose lease another runner took. A job
  * saves checkpoints; a fresh runner resumes an orphaned job from the last one.
+ *
+ * A runner's jobs write through one queue (batched-writes.ts): their
+ * reports and checkpoints share one store transaction at a time. One timer
+ * renews every lease the runner holds, in one write of its own.
  */
 import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
+import { BatchedWrites } from './batched-writes.ts';
 import { allAnswered, finish, requestInput, takeResponses, withStatusMessage, type Outcome } from './task-lifecycle.ts';
 import { JobClock } from './job-clock.ts';
 import { claimLease, dropLease, HEARTBEAT_MS, holdsLease, LEASE_MS, markResumed, rememberTaken, withCheckpoint } from './task-durability.ts';
@@ -47,9 +52,15 @@ export class JobRunner {
   readonly #leaseMs: number;
   readonly #heartbeatMs: number;
   readonly #clock: JobClock;
+  readonly #writes: BatchedWrites;
   readonly #running = new Map<string, Promise<void>>();
-  /** How to stop each running job without writing anything more. */
-  readonly #abandon = new Map<string, () => void>();
+  /** The jobs running here under their task's lease, each with how to stop it without writing anything more. */
+  readonly #held = new Map<string, () => void>();
+  /** Renews every lease in `#held`; runs only while there is one, so an idle runner keeps no timer. */
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** The renewal being stored, and whether a heartbeat came meanwhile. */
+  #renewal: Promise<void> | undefined;
+  #renewAgain = false;
   /** What each running job does with a write to its task: one store subscription serves them all. */
   readonly #watchers = new Map<string, (record: TaskRecord) => void>();
   readonly #unsubscribe: () => void;
@@ -62,6 +73,7 @@ export class JobRunner {
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.#clock = options.clock ?? new JobClock();
+    this.#writes = new BatchedWrites(store);
     this.#unsubscribe = store.subscribe((record) => this.#watchers.get(record.taskId)?.(record));
   }
 
@@ -135,7 +147,8 @@ export class JobRunner {
    */
   stop(): void {
     this.#stopped = true;
-    for (const abandon of this.#abandon.values()) abandon();
+    for (const abandon of [...this.#held.values()]) abandon();
+    this.#stopHeartbeat();
     this.#unsubscribe();
   }
 
@@ -147,9 +160,10 @@ export class JobRunner {
   }
 
   async #resume(taskId: string, tool: ToolDefinition | undefined): Promise<void> {
-    const now = this.#now();
-    const claimed = await this.#store.update(taskId, (r) => claimLease(r, this.#holder, now, this.#leaseMs));
+    // The lease runs from when the claim is stored, not from when it was queued behind other writes.
+    const claimed = await this.#writes.write(taskId, (r) => (this.#stopped ? r : claimLease(r, this.#holder, this.#now(), this.#leaseMs)));
     if (!claimed || !holdsLease(claimed, this.#holder)) return;
+    const now = this.#now();
     // Cancelled while nobody ran it (T17): there is no work left to stop.
     if (claimed.cancelRequested) {
       await this.#write(taskId, (r) => dropLease(finish(r, { status: 'cancelled' }, now)));
@@ -180,10 +194,53 @@ export class JobRunner {
     await this.#runTask(record.taskId, waitForTheEnd, undefined, {});
   }
 
-  /** Applies `change` only while this runner holds the task's lease: a runner that lost it writes nothing. */
+  /**
+   * Applies `change` only while this runner holds the task's lease: a runner that lost it writes
+   * nothing, and neither does a stopped one, even with writes still queued.
+   */
   #write(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
     if (this.#stopped) return Promise.resolve(undefined);
-    return this.#store.update(taskId, (r) => (holdsLease(r, this.#holder) ? change(r) : r));
+    return this.#writes.write(taskId, (r) => (!this.#stopped && holdsLease(r, this.#holder) ? change(r) : r));
+  }
+
+  /**
+   * Renews every lease held here in one store write, a transaction of its own: it does not
+   * queue behind the jobs' batched writes, where it would wait for the batch being stored and
+   * then for its own. With two tabs under load, renewals that late let the other tab's worker
+   * take live jobs over. A job whose renewal finds the lease gone (another runner took it, or
+   * the task was deleted) is abandoned, as is every job when the write fails.
+   */
+  #renewLeases(): void {
+    // One renewal at a time: a heartbeat that comes meanwhile renews the moment it is stored, so
+    // a slow write costs the next renewal no more than its own lateness.
+    if (this.#renewal) {
+      this.#renewAgain = true;
+      return;
+    }
+    const held = [...this.#held];
+    if (held.length === 0) return;
+    // The new expiry is reckoned when the write is stored, however long it waited for its turn.
+    const renew: TaskUpdate = (r) => (!this.#stopped && holdsLease(r, this.#holder) ? claimLease(r, this.#holder, this.#now(), this.#leaseMs) : r);
+    this.#renewal = this.#store
+      .updateMany(
+        held.map(([taskId]) => taskId),
+        renew,
+      )
+      .then(
+        (records) => records.forEach((record, i) => holdsLease(record, this.#holder) || held[i]![1]()),
+        () => held.forEach(([, abandon]) => abandon()),
+      )
+      .finally(() => {
+        this.#renewal = undefined;
+        if (!this.#renewAgain) return;
+        this.#renewAgain = false;
+        this.#renewLeases();
+      });
+  }
+
+  #stopHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
   }
 
   async #runTask(taskId: string, job: Job, args: unknown, preTaskInput: Record<string, unknown>, resumption?: Resumption): Promise<void> {
@@ -193,16 +250,12 @@ export class JobRunner {
     let abandoned = false;
     const abandon = (): void => {
       abandoned = true;
-      clearInterval(heartbeat);
+      // Only this run's entry: a late renewal may abandon a run after the same task started again here.
+      if (this.#held.get(taskId) === abandon) this.#held.delete(taskId);
       controller.abort();
     };
-    const heartbeat = setInterval(() => {
-      this.#write(taskId, (r) => claimLease(r, this.#holder, this.#now(), this.#leaseMs)).then(
-        (r) => holdsLease(r, this.#holder) || abandon(),
-        abandon,
-      );
-    }, this.#heartbeatMs);
-    this.#abandon.set(taskId, abandon);
+    this.#held.set(taskId, abandon);
+    this.#heartbeat ??= setInterval(() => this.#renewLeases(), this.#heartbeatMs);
     // Cancel requests, expiry and take-overs arrive as store writes, possibly from another node.
     this.#watchers.set(taskId, (record) => {
       if (record.cancelRequested || isTerminal(record.status)) controller.abort();
@@ -235,8 +288,8 @@ export class JobRunner {
       outcome = outcomeOfError(error);
     } finally {
       this.#watchers.delete(taskId);
-      clearInterval(heartbeat);
-      this.#abandon.delete(taskId);
+      if (this.#held.get(taskId) === abandon) this.#held.delete(taskId);
+      if (this.#held.size === 0) this.#stopHeartbeat();
     }
     if (abandoned) return;
     await this.#write(taskId, (r) => dropLease(finish(r, outcome, this.#now())));

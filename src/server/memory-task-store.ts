@@ -4,7 +4,7 @@
  * durable storage.
  */
 import { isTerminal } from '../protocol/task.ts';
-import type { TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
+import { assertDistinct, type TaskRecord, type TaskStore, type TaskUpdate } from './task-store.ts';
 
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
@@ -26,6 +26,17 @@ export class MemoryTaskStore implements TaskStore {
     const next = update(structuredClone(current));
     this.#put(next);
     return structuredClone(next);
+  }
+
+  async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+    assertDistinct(taskIds);
+    // Every change is worked out before any is stored, so one that throws leaves all the tasks as they were.
+    const next = taskIds.map((taskId) => {
+      const current = this.#records.get(taskId);
+      return current && update(structuredClone(current));
+    });
+    for (const record of next) if (record) this.#put(record);
+    return next.map((record) => record && structuredClone(record));
   }
 
   async delete(taskId: string): Promise<void> {

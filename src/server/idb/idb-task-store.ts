@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { isTerminal } from '../../protocol/task.ts';
-import type { TaskRecord, TaskStore, TaskUpdate } from '../task-store.ts';
+import { assertDistinct, type TaskRecord, type TaskStore, type TaskUpdate } from '../task-store.ts';
 import { openServerDb, type ServerDb } from './db.ts';
 
 /** What goes on the channel: only which task changed; receivers read it back from the database. */
@@ -17,6 +17,9 @@ export class IdbTaskStore implements TaskStore {
   readonly #name: string;
   readonly #listeners = new Set<(record: TaskRecord) => void>();
   readonly #channel: BroadcastChannel;
+  /** Tasks another worker changed that are still to be read back and announced here. */
+  readonly #toAnnounce = new Set<string>();
+  #announcing = false;
   #db: Promise<ServerDb> | undefined;
   #closed = false;
   #onBlocked: () => void = () => {};
@@ -26,7 +29,7 @@ export class IdbTaskStore implements TaskStore {
     this.#channel = new BroadcastChannel(`mcp-tasks-playground:${name}`);
     this.#channel.addEventListener('message', (event: MessageEvent<unknown>) => {
       const change = ChangeSchema.safeParse(event.data);
-      if (change.success) void this.#announceStored(change.data.taskId);
+      if (change.success) this.#announceStored(change.data.taskId);
     });
   }
 
@@ -84,6 +87,28 @@ export class IdbTaskStore implements TaskStore {
     return structuredClone(next);
   }
 
+  async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+    assertDistinct(taskIds);
+    if (taskIds.length === 0) return [];
+    const db = await this.#open();
+    // One readwrite transaction for them all, like update's: a runner renewing a hundred
+    // leases costs one transaction, not a hundred queued one after another.
+    const tx = db.transaction('tasks', 'readwrite');
+    const current = await Promise.all(taskIds.map((taskId) => tx.store.get(taskId)));
+    let next: (TaskRecord | undefined)[];
+    try {
+      next = current.map((record) => record && update(record));
+    } catch (error) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw error;
+    }
+    const stored = next.filter((record) => record !== undefined);
+    await Promise.all([...stored.map((record) => tx.store.put(record)), tx.done]);
+    for (const record of stored) this.#changed(record);
+    return next.map((record) => record && structuredClone(record));
+  }
+
   async delete(taskId: string): Promise<void> {
     await (await this.#open()).delete('tasks', taskId);
   }
@@ -137,9 +162,33 @@ export class IdbTaskStore implements TaskStore {
     this.#channel.postMessage({ taskId: record.taskId });
   }
 
-  async #announceStored(taskId: string): Promise<void> {
-    const record = await this.get(taskId).catch(() => undefined);
-    if (record) this.#notify(record);
+  /**
+   * Reads back a task another worker changed and tells this worker's listeners. Changes that
+   * arrive while a read is under way wait and are read together, in one transaction: another
+   * tab's runner writing a hundred tasks a second would otherwise cost a hundred reads here.
+   */
+  #announceStored(taskId: string): void {
+    this.#toAnnounce.add(taskId);
+    if (this.#announcing) return;
+    this.#announcing = true;
+    void (async () => {
+      try {
+        while (this.#toAnnounce.size > 0) {
+          const taskIds = [...this.#toAnnounce];
+          this.#toAnnounce.clear();
+          const records = await this.#getMany(taskIds).catch(() => []);
+          for (const record of records) if (record) this.#notify(record);
+        }
+      } finally {
+        this.#announcing = false;
+      }
+    })();
+  }
+
+  async #getMany(taskIds: readonly string[]): Promise<(TaskRecord | undefined)[]> {
+    const tx = (await this.#open()).transaction('tasks');
+    const [records] = await Promise.all([Promise.all(taskIds.map((taskId) => tx.store.get(taskId))), tx.done]);
+    return records;
   }
 
   #notify(record: TaskRecord): void {

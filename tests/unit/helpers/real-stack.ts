@@ -115,6 +115,13 @@ class ObservedStore implements TaskStore {
       return next;
     });
   }
+  updateMany(taskIds: readonly string[], update: TaskUpdate) {
+    return this.inner.updateMany(taskIds, (record) => {
+      const next = update(record);
+      if (next !== record) this.ledger.storeChange(structuredClone(record), structuredClone(next));
+      return next;
+    });
+  }
   delete(taskId: string) {
     this.ledger.activity++;
     return this.inner.delete(taskId);

@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { deleteDB, openDB } from 'idb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SERVER_DB_VERSION } from '../../../src/server/idb/db.ts';
 import { IdbTaskStore } from '../../../src/server/idb/idb-task-store.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
@@ -70,6 +70,30 @@ describe('IdbTaskStore', () => {
     expect(await seen).toMatchObject({ taskId: 'a', cancelRequested: true });
   });
 
+  it('another worker\'s writes to many tasks are read back here together, not one transaction each', async () => {
+    const name = freshName();
+    const mine = await openStore(name);
+    const theirs = await openStore(name);
+    const ids = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    for (const id of ids) await theirs.create(record(id));
+    const seen = new Set<string>();
+    let allSeen = (): void => {};
+    const done = new Promise<void>((resolve) => (allSeen = resolve));
+    mine.subscribe((r) => {
+      if (r.lease?.holder === 'runner-2') seen.add(r.taskId);
+      if (seen.size === ids.length) allSeen();
+    });
+    const opened = vi.spyOn(IDBDatabase.prototype, 'transaction');
+    try {
+      await theirs.updateMany(ids, (r) => ({ ...r, lease: { holder: 'runner-2', expiresAt: 9000 } }));
+      await done;
+      // Their one write, then this worker's reads: the first change starts one, the rest wait and go together.
+      expect(opened.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      opened.mockRestore();
+    }
+  });
+
   it('an update that throws writes nothing', async () => {
     const store = await openStore();
     await store.create(record('a'));
@@ -90,6 +114,31 @@ describe('IdbTaskStore', () => {
       Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).update('a', (r) => ({ ...r, issuedInputKeys: [...r.issuedInputKeys, `k${i}`] }))),
     );
     expect((await one.get('a'))?.issuedInputKeys).toHaveLength(20);
+  });
+
+  it('updateMany changes any number of tasks in one readwrite transaction', async () => {
+    const store = await openStore();
+    const ids = Array.from({ length: 50 }, (_, i) => `t${i}`);
+    for (const id of ids) await store.create(record(id));
+    const opened = vi.spyOn(IDBDatabase.prototype, 'transaction');
+    try {
+      await store.updateMany(ids, (r) => ({ ...r, lease: { holder: 'runner-1', expiresAt: 9000 } }));
+      expect(opened.mock.calls.map(([, mode]) => mode ?? 'readonly')).toEqual(['readwrite']);
+    } finally {
+      opened.mockRestore();
+    }
+    expect((await store.all()).every((r) => r.lease?.expiresAt === 9000)).toBe(true);
+  });
+
+  it('updateMany and update from two connections at once never lose one another', async () => {
+    const name = freshName();
+    const one = await openStore(name);
+    const two = await openStore(name);
+    for (const id of ['a', 'b']) await one.create(record(id));
+    const add = (key: string) => (r: TaskRecord) => ({ ...r, issuedInputKeys: [...r.issuedInputKeys, key] });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one.updateMany(['a', 'b'], add(`m${i}`)) : two.update('a', add(`u${i}`)))));
+    expect((await one.get('a'))?.issuedInputKeys).toHaveLength(10);
+    expect((await two.get('b'))?.issuedInputKeys).toHaveLength(5);
   });
 
   it('refuses to wait when a tab running an older version holds the database open', async () => {

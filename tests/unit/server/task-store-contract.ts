@@ -47,6 +47,46 @@ export function taskStoreContract(name: string, makeStore: () => Promise<TaskSto
       expect(await store.update('missing', (r) => r)).toBeUndefined();
     });
 
+    it('updateMany applies one change to each named task and returns the stored records in order', async () => {
+      const store = await makeStore();
+      for (const id of ['a', 'b', 'c']) await store.create(record(id));
+      const seen: string[] = [];
+      store.subscribe((r) => seen.push(`${r.taskId}:${r.statusMessage}`));
+      const stored = await store.updateMany(['c', 'missing', 'a'], (r) => ({ ...r, statusMessage: `renewed ${r.taskId}` }));
+      expect(stored.map((r) => r?.statusMessage)).toEqual(['renewed c', undefined, 'renewed a']);
+      expect((await store.get('a'))?.statusMessage).toBe('renewed a');
+      expect((await store.get('b'))?.statusMessage).toBeUndefined();
+      expect(seen.sort()).toEqual(['a:renewed a', 'c:renewed c']);
+      expect(await store.updateMany([], (r) => r)).toEqual([]);
+    });
+
+    it('updateMany is all or nothing: a change that throws for one task writes none of them', async () => {
+      const store = await makeStore();
+      for (const id of ['a', 'b']) await store.create(record(id));
+      await expect(
+        store.updateMany(['a', 'b'], (r) => {
+          if (r.taskId === 'b') throw new Error('bad transition');
+          return { ...r, statusMessage: 'changed' };
+        }),
+      ).rejects.toThrow('bad transition');
+      expect((await store.get('a'))?.statusMessage).toBeUndefined();
+    });
+
+    it('updateMany refuses a task named twice: its change would run on what it already changed', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      await expect(store.updateMany(['a', 'a'], (r) => ({ ...r, issuedInputKeys: [...r.issuedInputKeys, 'k'] }))).rejects.toThrow(/named twice/);
+      expect((await store.get('a'))?.issuedInputKeys).toEqual([]);
+    });
+
+    it('updateMany hands out copies', async () => {
+      const store = await makeStore();
+      await store.create(record('a'));
+      const [copy] = await store.updateMany(['a'], (r) => ({ ...r, statusMessage: 'x' }));
+      if (copy) copy.status = 'failed';
+      expect((await store.get('a'))?.status).toBe('working');
+    });
+
     it('hands out copies: changing a returned record does not change the store', async () => {
       const store = await makeStore();
       await store.create(record('a'));
