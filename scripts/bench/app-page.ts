@@ -4,20 +4,31 @@ import type { Page } from '@playwright/test';
 /** Every followed task's card. */
 export const CARDS = 'section[aria-labelledby="tasks-heading"] article';
 
-const drawingAll = new WeakSet<Page>();
+const instrumented = new WeakSet<Page>();
 
 /**
- * Opens the app and waits until it is connected and lists its tools. The task
- * list draws the newest 40 cards and offers the rest behind "Show more"; the
- * bench presses it as it appears (on every load, reloads included), so every
- * task's card is drawn and read: the worst case for the page.
+ * Opens the app and waits until it is connected and lists its tools.
+ *
+ * Every page counts the tasks/get requests it hands to a MessagePort (what
+ * really leaves for the worker, after the simulated network) in
+ * `window.__benchTasksGet`. The task list draws the newest 40 cards and
+ * offers the rest behind "Show more"; with `drawAll` (the default) the bench
+ * presses it as it appears, on every load, reloads included, so every task's
+ * card is drawn and can be read: the worst case for the page.
  */
-export async function openApp(page: Page, url: string): Promise<void> {
-  if (!drawingAll.has(page)) {
-    drawingAll.add(page);
-    await page.addInitScript(() => {
-      setInterval(() => document.querySelector<HTMLButtonElement>('section[aria-labelledby="tasks-heading"] button.more')?.click(), 100);
-    });
+export async function openApp(page: Page, url: string, { drawAll = true }: { drawAll?: boolean } = {}): Promise<void> {
+  if (!instrumented.has(page)) {
+    instrumented.add(page);
+    await page.addInitScript((pressShowMore: boolean) => {
+      const counted = window as unknown as { __benchTasksGet: number };
+      counted.__benchTasksGet = 0;
+      const post = MessagePort.prototype.postMessage;
+      MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: unknown[]) {
+        if ((message as { method?: unknown } | null)?.method === 'tasks/get') counted.__benchTasksGet++;
+        return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+      } as typeof MessagePort.prototype.postMessage;
+      if (pressShowMore) setInterval(() => document.querySelector<HTMLButtonElement>('section[aria-labelledby="tasks-heading"] button.more')?.click(), 100);
+    }, drawAll);
   }
   await page.goto(url);
   await page.getByRole('status').filter({ hasText: 'Connected as learner' }).waitFor();
@@ -44,6 +55,34 @@ export async function startTasks(page: Page, count: number, args: { seconds: num
     if (Date.now() > deadline) throw new Error(`not every task was polled within ${timeoutMs} ms`);
     await page.waitForTimeout(200);
   }
+}
+
+/** How many tasks/get the page has sent to the worker since it loaded. */
+export function tasksGetSent(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __benchTasksGet: number }).__benchTasksGet);
+}
+
+/**
+ * Calls slow_compute `count` times, as {@link startTasks} does, on a page that
+ * draws only the newest cards: waits until the Tasks count says they are all
+ * followed and the page has sent at least one tasks/get per task.
+ */
+export async function startTasksUndrawn(page: Page, count: number, args: { seconds: number; pollIntervalMs?: number }, timeoutMs: number): Promise<void> {
+  const countBadge = 'section[aria-labelledby="tasks-heading"] .panel-head .count';
+  const before = Number(await page.locator(countBadge).textContent());
+  const sentBefore = await tasksGetSent(page);
+  await page.getByRole('button', { name: /^slow_compute\b/ }).click();
+  const form = page.getByRole('form', { name: 'slow_compute' });
+  await form.getByLabel('seconds', { exact: true }).fill(String(args.seconds));
+  if (args.pollIntervalMs !== undefined) await form.getByLabel('pollIntervalMs', { exact: true }).fill(String(args.pollIntervalMs));
+  await form.getByRole('button', { name: 'Call slow_compute' }).evaluate((button: HTMLButtonElement, n: number) => {
+    for (let i = 0; i < n; i++) button.click();
+  }, count);
+  await page.waitForFunction(
+    ([selector, n, sent]) => Number(document.querySelector(selector)?.textContent) >= n && (window as unknown as { __benchTasksGet: number }).__benchTasksGet >= sent,
+    [countBadge, before + count, sentBefore + count] as const,
+    { timeout: timeoutMs, polling: 200 },
+  );
 }
 
 /** Each card's poll count (its "Polls" fact), by taskId. */
