@@ -35,13 +35,20 @@ export async function openApp(page: Page, url: string, { drawAll = true }: { dra
   await page.getByRole('button', { name: /^slow_compute\b/ }).waitFor();
 }
 
-/**
- * Calls slow_compute `count` times through its form, clicked in the page all
- * at once (with many tasks polling, each Playwright click gets slow), and
- * waits until every card is on screen and each task polled once.
- */
+/** Calls slow_compute `count` times, then waits until every card is on screen and each task polled once. */
 export async function startTasks(page: Page, count: number, args: { seconds: number; pollIntervalMs?: number }, timeoutMs: number): Promise<void> {
   const before = await page.locator(CARDS).count();
+  await callSlowCompute(page, count, args);
+  await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector).length >= n, [CARDS, before + count] as const, { timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  while (Object.values(await pollCounts(page)).some((n) => n === 0)) {
+    if (Date.now() > deadline) throw new Error(`not every task was polled within ${timeoutMs} ms`);
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Calls slow_compute `count` times through its form, clicked in the page all at once (with many tasks polling, each Playwright click gets slow). */
+async function callSlowCompute(page: Page, count: number, args: { seconds: number; pollIntervalMs?: number }): Promise<void> {
   await page.getByRole('button', { name: /^slow_compute\b/ }).click();
   const form = page.getByRole('form', { name: 'slow_compute' });
   await form.getByLabel('seconds', { exact: true }).fill(String(args.seconds));
@@ -49,12 +56,6 @@ export async function startTasks(page: Page, count: number, args: { seconds: num
   await form.getByRole('button', { name: 'Call slow_compute' }).evaluate((button: HTMLButtonElement, n: number) => {
     for (let i = 0; i < n; i++) button.click();
   }, count);
-  await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector).length >= n, [CARDS, before + count] as const, { timeout: timeoutMs });
-  const deadline = Date.now() + timeoutMs;
-  while (Object.values(await pollCounts(page)).some((n) => n === 0)) {
-    if (Date.now() > deadline) throw new Error(`not every task was polled within ${timeoutMs} ms`);
-    await page.waitForTimeout(200);
-  }
 }
 
 /** How many tasks/get the page has sent to the worker since it loaded. */
@@ -71,13 +72,7 @@ export async function startTasksUndrawn(page: Page, count: number, args: { secon
   const countBadge = 'section[aria-labelledby="tasks-heading"] .panel-head .count';
   const before = Number(await page.locator(countBadge).textContent());
   const sentBefore = await tasksGetSent(page);
-  await page.getByRole('button', { name: /^slow_compute\b/ }).click();
-  const form = page.getByRole('form', { name: 'slow_compute' });
-  await form.getByLabel('seconds', { exact: true }).fill(String(args.seconds));
-  if (args.pollIntervalMs !== undefined) await form.getByLabel('pollIntervalMs', { exact: true }).fill(String(args.pollIntervalMs));
-  await form.getByRole('button', { name: 'Call slow_compute' }).evaluate((button: HTMLButtonElement, n: number) => {
-    for (let i = 0; i < n; i++) button.click();
-  }, count);
+  await callSlowCompute(page, count, args);
   await page.waitForFunction(
     ([selector, n, sent]) => Number(document.querySelector(selector)?.textContent) >= n && (window as unknown as { __benchTasksGet: number }).__benchTasksGet >= sent,
     [countBadge, before + count, sentBefore + count] as const,
