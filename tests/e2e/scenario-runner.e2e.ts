@@ -34,6 +34,11 @@ test('a slow guess does not lose the run: the server\'s jobs wait for it (the ta
   const ask = panel.getByRole('group', { name: /^What does the fresh server answer/ });
   await expect(ask).toBeVisible({ timeout: 30_000 });
   await expect(ask).toContainText('held until you answer');
+  // Nothing on the panel gives the answer away: the summary, the step's narration and its expectations wait.
+  const expectations = panel.getByRole('region', { name: /^Expectations/ });
+  await expect(expectations).not.toContainText('-32602');
+  await expect(panel).toContainText('What this step does shows after your guess.');
+  await expect(panel).not.toContainText('answers the old taskId with -32602');
   // The job takes 6 s; a learner who thinks for 8 s still asks about a working task.
   await page.waitForTimeout(8000);
   const card = page.getByRole('article').filter({ hasText: 'slow_compute' });
@@ -41,6 +46,7 @@ test('a slow guess does not lose the run: the server\'s jobs wait for it (the ta
   await ask.getByRole('button', { name: 'error -32602' }).click();
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
   await expect(panel.getByLabel('Score')).toHaveText('1/1');
+  await expect(expectations).toContainText('-32602');
 });
 
 test('at reading speed a 4 s job does not finish while the learner reads: the jobs wait between steps', async ({ page }) => {
@@ -99,7 +105,7 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
 
 test('the address keeps the speed and the drill, so a copied link opens the same run; an unknown id says so', async ({ page }) => {
   await page.goto('/?scenario=cancel-race');
-  const panel = panelOf(page, 'A cancellation race that ends completed');
+  const panel = panelOf(page, 'A cancellation race');
   await panel.getByLabel('Speed').selectOption('2');
   await panel.getByLabel('Predict the next state').check();
   await expect(page).toHaveURL(/\?scenario=cancel-race&speed=2&drill$/);

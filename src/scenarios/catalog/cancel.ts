@@ -12,7 +12,7 @@ const cancelAcked = wireShows('ack', 'tasks/cancel acknowledged with an empty co
 
 export const cancelRace = defineScenario({
   id: 'cancel-race',
-  title: 'A cancellation race that ends completed',
+  title: 'A cancellation race',
   summary: 'tasks/cancel is a request, not a command: when the work finishes before the cancel lands, the task ends completed, and the ack proved nothing.',
   specIds: ['T17', 'T9', 'T12'],
   steps: [
