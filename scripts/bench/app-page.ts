@@ -93,7 +93,3 @@ export function pollCounts(page: Page): Promise<Record<string, number>> {
     return counts;
   }, CARDS);
 }
-
-export function sum(counts: Record<string, number>): number {
-  return Object.values(counts).reduce((a, b) => a + b, 0);
-}

@@ -44,7 +44,6 @@ export class Playground {
   #connectionInfo = $state.raw<ConnectionInfo>({ attempt: 0 });
   #workerGeneration = $state(0);
   #workerRunning = $state(false);
-  #jobsHeld = $state(false);
   #tools = $state.raw<readonly ToolInfo[]>([]);
   #toolsError = $state<string | undefined>();
   #selectedTool = $state<string | undefined>();
@@ -253,17 +252,11 @@ export class Playground {
     this.#syncWorker();
   }
 
-  /** Whether the server's jobs are held (the drill, while a learner guesses). */
-  get jobsHeld(): boolean {
-    return this.#jobsHeld;
-  }
-
   /**
    * Holds the clock the server's jobs sleep on, or lets it run: a task stays
    * where it is while held, though polls and answers go on (src/server/job-clock.ts).
    */
   holdJobs(held: boolean): void {
-    this.#jobsHeld = held;
     this.#worker.holdJobs(held);
   }
 

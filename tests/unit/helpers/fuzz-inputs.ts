@@ -217,8 +217,8 @@ export interface MutatedRequest {
   refusal?: Refusal;
 }
 
-/** The id a mutated request carries unless a mutation changed it; tests swap in a unique one. */
-export const TEMPLATE_ID = 1;
+/** The id a mutated request carries unless a mutation changed it; prepareCase swaps in a unique one. */
+const TEMPLATE_ID = 1;
 
 /** A valid request with one breaking change and up to two neutral ones, or only neutral ones. */
 export function mutatedRequest(taskId: string): fc.Arbitrary<MutatedRequest> {
