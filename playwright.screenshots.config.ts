@@ -2,4 +2,9 @@
 import { defineConfig } from '@playwright/test';
 import base from './playwright.config.ts';
 
-export default defineConfig({ ...base, testDir: 'tests/screenshots', testMatch: '**/*.shot.ts', workers: 1 });
+export default defineConfig({
+  ...base,
+  testDir: 'tests/screenshots',
+  testMatch: '**/*.shot.ts',
+  workers: 1,
+});

@@ -14,6 +14,8 @@ export default defineConfig({
     target: 'es2022',
     outDir: resolve(import.meta.dirname, 'dist-bench'),
     emptyOutDir: true,
-    rollupOptions: { input: { 'worker-roundtrip': resolve(import.meta.dirname, 'bench/worker-roundtrip.html') } },
+    rollupOptions: {
+      input: { 'worker-roundtrip': resolve(import.meta.dirname, 'bench/worker-roundtrip.html') },
+    },
   },
 });

@@ -10,6 +10,8 @@ export {};
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const port = event.ports[0];
   if (!port) return;
-  port.addEventListener('message', (message: MessageEvent<unknown>) => port.postMessage(message.data));
+  port.addEventListener('message', (message: MessageEvent<unknown>) =>
+    port.postMessage(message.data),
+  );
   port.start();
 });

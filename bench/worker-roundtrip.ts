@@ -30,7 +30,12 @@ interface Session {
 }
 
 /** The tasks/get request the client last sent, reused verbatim as the echo's payload. */
-let sampleRequest: Record<string, unknown> = { jsonrpc: '2.0', id: 0, method: Method.tasksGet, params: { taskId: 'none' } };
+let sampleRequest: Record<string, unknown> = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: Method.tasksGet,
+  params: { taskId: 'none' },
+};
 
 async function open(target: Target): Promise<Session> {
   return target === 'echo' ? openEcho() : openServer(target);
@@ -66,28 +71,46 @@ async function openServer(target: Exclude<Target, 'echo'>): Promise<Session> {
   let ready!: (event: WorkerEvent) => void;
   const started = new Promise<WorkerEvent>((resolve) => (ready = resolve));
   const server = new ServerWorker({ onEvent: (event) => ready(event) });
-  server.start({ type: 'start', store: target === 'indexeddb' ? { kind: 'indexeddb', database } : { kind: 'memory' } });
+  server.start({
+    type: 'start',
+    store: target === 'indexeddb' ? { kind: 'indexeddb', database } : { kind: 'memory' },
+  });
   const event = await started;
-  if (event.type !== 'ready') throw new Error(`server worker could not use ${target}: ${event.message}`);
+  if (event.type !== 'ready')
+    throw new Error(`server worker could not use ${target}: ${event.message}`);
   const direct: Connector = () => server.connect('bench');
   const client = new RpcClient({
     clientInfo: { name: 'bench-worker-roundtrip', version: '0.1.0' },
-    connect: target === 'memory-net' ? new FaultyNetwork({ seed: 1, server }).connector(direct) : direct,
+    connect:
+      target === 'memory-net' ? new FaultyNetwork({ seed: 1, server }).connector(direct) : direct,
     onWire: ({ direction, message }) => {
-      if (direction === 'out' && typeof message === 'object' && message !== null && 'method' in message && message.method === Method.tasksGet) {
+      if (
+        direction === 'out' &&
+        typeof message === 'object' &&
+        message !== null &&
+        'method' in message &&
+        message.method === Method.tasksGet
+      ) {
         sampleRequest = { ...message };
       }
     },
   });
   await client.start();
   // A long task, so every tasks/get reads a live, `working` record.
-  const created = CreateTaskResultSchema.parse(await client.request(Method.toolsCall, { name: 'slow_compute', arguments: { seconds: 600 } }, { tasks: true }));
+  const created = CreateTaskResultSchema.parse(
+    await client.request(
+      Method.toolsCall,
+      { name: 'slow_compute', arguments: { seconds: 600 } },
+      { tasks: true },
+    ),
+  );
   return {
     call: () => getTask(client, created.taskId),
     close: async () => {
       client.close();
       server.kill('bench done');
-      if (target === 'indexeddb') await new Promise((done) => (indexedDB.deleteDatabase(database).onsuccess = done));
+      if (target === 'indexeddb')
+        await new Promise((done) => (indexedDB.deleteDatabase(database).onsuccess = done));
     },
   };
 }
@@ -129,7 +152,8 @@ async function run(options: RunOptions): Promise<RunResult> {
   const sessions = new Map<Target, Session>();
   try {
     for (const target of options.targets) sessions.set(target, await open(target));
-    for (const session of sessions.values()) for (let i = 0; i < options.warmup; i++) await session.call();
+    for (const session of sessions.values())
+      for (let i = 0; i < options.warmup; i++) await session.call();
     const trips: Record<string, number[]> = {};
     const done: Record<string, number> = {};
     const busy: Record<string, number> = {};
@@ -143,11 +167,15 @@ async function run(options: RunOptions): Promise<RunResult> {
           times.push(performance.now() - started);
         }
         const started = performance.now();
-        done[target] = (done[target] ?? 0) + (await saturate(session, options.throughputMs / options.blocks, options.inFlight));
+        done[target] =
+          (done[target] ?? 0) +
+          (await saturate(session, options.throughputMs / options.blocks, options.inFlight));
         busy[target] = (busy[target] ?? 0) + (performance.now() - started);
       }
     }
-    const rates = Object.fromEntries(Object.keys(done).map((target) => [target, done[target]! / (busy[target]! / 1000)]));
+    const rates = Object.fromEntries(
+      Object.keys(done).map((target) => [target, done[target]! / (busy[target]! / 1000)]),
+    );
     return { trips, rates };
   } finally {
     for (const session of sessions.values()) await session.close();

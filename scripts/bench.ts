@@ -31,13 +31,19 @@ const PARTS: readonly BenchPart[] = [bundleSize, workerRoundTrip, nodeHost, page
 const RESULTS = 'bench-results';
 
 const { values } = parseArgs({
-  options: { small: { type: 'boolean', default: false }, only: { type: 'string' }, 'no-build': { type: 'boolean', default: false } },
+  options: {
+    small: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+  },
   strict: true,
 });
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? PARTS.map((p) => p.name);
 const unknown = chosen.filter((name) => !PARTS.some((p) => p.name === name));
 if (unknown.length > 0) {
-  console.error(`unknown part(s): ${unknown.join(', ')}; parts are ${PARTS.map((p) => p.name).join(', ')}`);
+  console.error(
+    `unknown part(s): ${unknown.join(', ')}; parts are ${PARTS.map((p) => p.name).join(', ')}`,
+  );
   process.exit(2);
 }
 const log = (message: string) => console.error(message);
@@ -55,11 +61,21 @@ function build(label: string, args: string[], output: string): void {
 async function main(): Promise<number> {
   const started = Date.now();
   build('the app', [], 'dist/index.html');
-  build('the bench pages', ['--config', 'vite.bench.config.ts'], 'dist-bench/worker-roundtrip.html');
+  build(
+    'the bench pages',
+    ['--config', 'vite.bench.config.ts'],
+    'dist-bench/worker-roundtrip.html',
+  );
   const app = await serveStatic('dist');
   const benchPages = await serveStatic('dist-bench', { isolated: true });
   let browser: Promise<Browser> | undefined;
-  const ctx: BenchContext = { small: values.small, browser: () => (browser ??= launchChromium()), appUrl: app.url, benchUrl: benchPages.url, log };
+  const ctx: BenchContext = {
+    small: values.small,
+    browser: () => (browser ??= launchChromium()),
+    appUrl: app.url,
+    benchUrl: benchPages.url,
+    log,
+  };
   const figures: Figure[] = [];
   const failures: { part: string; error: string }[] = [];
   const partSeconds: Record<string, number> = {};
@@ -69,7 +85,10 @@ async function main(): Promise<number> {
       try {
         figures.push(...(await part.run(ctx)));
       } catch (error) {
-        failures.push({ part: part.name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        failures.push({
+          part: part.name,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
         log(`[${part.name}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
       }
       partSeconds[part.name] = (Date.now() - partStarted) / 1000;
@@ -82,19 +101,38 @@ async function main(): Promise<number> {
   }
 
   const chromium = browser ? (await browser).version() : undefined;
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg(), node: process.version, chromium };
-  console.log(`\n${values.small ? 'Small (CI) run: indicative only' : 'Full run'}, ${machine.cpus} CPUs, load ${machine.loadAverage.map((n) => n.toFixed(1)).join(' ')}, Node ${machine.node}${chromium ? `, Chromium ${chromium}` : ''}\n`);
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    loadAverage: loadavg(),
+    node: process.version,
+    chromium,
+  };
+  console.log(
+    `\n${values.small ? 'Small (CI) run: indicative only' : 'Full run'}, ${machine.cpus} CPUs, load ${machine.loadAverage.map((n) => n.toFixed(1)).join(' ')}, Node ${machine.node}${chromium ? `, Chromium ${chromium}` : ''}\n`,
+  );
   console.log(table(figures));
   for (const f of figures.filter((f) => f.note)) console.log(`  ${f.part} / ${f.name}: ${f.note}`);
   for (const failure of failures) console.log(`\nFAILED ${failure.part}:\n${failure.error}`);
 
   const at = new Date(started).toISOString();
-  const report = { at, small: values.small, parts: chosen, seconds: (Date.now() - started) / 1000, partSeconds, machine, figures, failures };
+  const report = {
+    at,
+    small: values.small,
+    parts: chosen,
+    seconds: (Date.now() - started) / 1000,
+    partSeconds,
+    machine,
+    figures,
+    failures,
+  };
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}/${at.replaceAll(':', '-')}${values.small ? '-small' : ''}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(`${RESULTS}/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\n${figures.length} figures in ${report.seconds.toFixed(0)} s; written to ${file} and ${RESULTS}/latest.json`);
+  console.log(
+    `\n${figures.length} figures in ${report.seconds.toFixed(0)} s; written to ${file} and ${RESULTS}/latest.json`,
+  );
   return failures.length === 0 ? 0 : 1;
 }
 

@@ -62,13 +62,18 @@ function parseOutput(output: string): { checks: Check[]; failures: Failure[] } {
     const line = raw.replace(ANSI, '');
     const check = CHECK_LINE.exec(line);
     if (check) {
-      checks.push({ id: check[1] ?? '', status: check[2] as CheckStatus, description: check[3] ?? '' });
+      checks.push({
+        id: check[1] ?? '',
+        status: check[2] as CheckStatus,
+        description: check[3] ?? '',
+      });
       continue;
     }
     const name = FAILED_NAME.exec(line);
     if (name) lastDescription = name[1]?.trim();
     const error = FAILED_ERROR.exec(line);
-    if (error && lastDescription !== undefined) failures.push({ description: lastDescription, error: error[1] ?? '' });
+    if (error && lastDescription !== undefined)
+      failures.push({ description: lastDescription, error: error[1] ?? '' });
   }
   return { checks, failures };
 }
@@ -105,7 +110,13 @@ function runScenario(url: string, scenario: string): Promise<Run> {
   });
 }
 
-const MARK: Record<CheckStatus, string> = { SUCCESS: 'pass', FAILURE: 'FAIL', WARNING: 'warn', INFO: 'info', SKIPPED: 'skip' };
+const MARK: Record<CheckStatus, string> = {
+  SUCCESS: 'pass',
+  FAILURE: 'FAIL',
+  WARNING: 'warn',
+  INFO: 'info',
+  SKIPPED: 'skip',
+};
 
 async function main(): Promise<number> {
   for (const path of [NODE22, CLI]) {
@@ -116,7 +127,13 @@ async function main(): Promise<number> {
   }
   const host = await startNodeHost({ host: '127.0.0.1', port: 0 });
   console.log(`conformance: serving ${host.url}; suite ${CLI} on ${NODE22}`);
-  const tally: Record<CheckStatus, number> = { SUCCESS: 0, FAILURE: 0, WARNING: 0, INFO: 0, SKIPPED: 0 };
+  const tally: Record<CheckStatus, number> = {
+    SUCCESS: 0,
+    FAILURE: 0,
+    WARNING: 0,
+    INFO: 0,
+    SKIPPED: 0,
+  };
   const errored: string[] = [];
   try {
     for (const scenario of SCENARIOS) {
@@ -127,7 +144,8 @@ async function main(): Promise<number> {
         tally[check.status]++;
         console.log(`  ${MARK[check.status]}  ${check.id}`);
         if (check.status === 'FAILURE') {
-          for (const failure of failures.filter((f) => f.description === check.description.trim())) console.log(`        ${failure.error}`);
+          for (const failure of failures.filter((f) => f.description === check.description.trim()))
+            console.log(`        ${failure.error}`);
         }
       }
       // A run that printed no checks, or exited non-zero without a failed check, did not really run.
@@ -142,14 +160,22 @@ async function main(): Promise<number> {
       if (reason) {
         errored.push(scenario);
         console.log(`  ERROR  scenario ${reason}; its output:`);
-        for (const line of run.output.replace(ANSI, '').trimEnd().split('\n')) console.log(`        | ${line}`);
+        for (const line of run.output.replace(ANSI, '').trimEnd().split('\n'))
+          console.log(`        | ${line}`);
       }
     }
   } finally {
     await host.close();
   }
-  const extras = [`${tally.SKIPPED} skipped`, `${tally.INFO} info`, `${tally.WARNING} warnings`, `${errored.length} scenarios errored`];
-  console.log(`\nconformance: ${tally.SUCCESS} passed, ${tally.FAILURE} failed (${extras.join(', ')})`);
+  const extras = [
+    `${tally.SKIPPED} skipped`,
+    `${tally.INFO} info`,
+    `${tally.WARNING} warnings`,
+    `${errored.length} scenarios errored`,
+  ];
+  console.log(
+    `\nconformance: ${tally.SUCCESS} passed, ${tally.FAILURE} failed (${extras.join(', ')})`,
+  );
   if (errored.length > 0) console.log(`conformance: errored scenarios: ${errored.join(', ')}`);
   console.log(`${tally.SUCCESS} passed, ${tally.FAILURE} failed`);
   return tally.FAILURE > 0 || errored.length > 0 ? 1 : 0;

@@ -20,7 +20,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
 };
 
 const SRC = resolve(import.meta.dirname, '..', 'src');
-const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -43,7 +44,10 @@ export function wrongWayImports(root = SRC): string[] {
       if (!spec.startsWith('.')) continue;
       const target = relative(root, resolve(dirname(file), spec)).split(/[\\/]/)[0] ?? '';
       if (target === from || target.startsWith('..') || target.includes('.')) continue;
-      if (!allowed || !allowed.includes(target)) problems.push(`${relative(root, file)}: imports ${spec} (${from} may not import ${target})`);
+      if (!allowed || !allowed.includes(target))
+        problems.push(
+          `${relative(root, file)}: imports ${spec} (${from} may not import ${target})`,
+        );
     }
   }
   return problems;
@@ -52,6 +56,10 @@ export function wrongWayImports(root = SRC): string[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const problems = wrongWayImports();
   for (const p of problems) console.error(p);
-  console.log(problems.length === 0 ? 'imports: all flow one way' : `imports: ${problems.length} wrong-way import(s)`);
+  console.log(
+    problems.length === 0
+      ? 'imports: all flow one way'
+      : `imports: ${problems.length} wrong-way import(s)`,
+  );
   process.exit(problems.length === 0 ? 0 : 1);
 }

@@ -26,7 +26,9 @@ const CHROMIUM = '/usr/bin/chromium';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 function stats(values: number[]): string {
@@ -57,8 +59,13 @@ async function frameDeltas(page: Page, seconds: number): Promise<number[]> {
 
 async function startPreview(): Promise<ChildProcess | undefined> {
   if (process.env['BASE_URL']) return undefined;
-  if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npx vite build` first');
-  const preview = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore', detached: true });
+  if (!existsSync('dist/index.html'))
+    throw new Error('dist/ is missing: run `npx vite build` first');
+  const preview = spawn(
+    'npx',
+    ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'],
+    { stdio: 'ignore', detached: true },
+  );
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(BASE_URL)).ok) return preview;
@@ -78,8 +85,12 @@ async function main(): Promise<void> {
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const load = loadavg().map((n) => n.toFixed(1)).join(' ');
-    console.log(`Chromium ${browser.version()}, ${BASE_URL}, 1280x720, ${cpus().length} CPUs, load average ${load}\n`);
+    const load = loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ');
+    console.log(
+      `Chromium ${browser.version()}, ${BASE_URL}, 1280x720, ${cpus().length} CPUs, load average ${load}\n`,
+    );
 
     // 1. elk alone, in the page, on the task machine's graph: cold (first run) and warm.
     const require = createRequire(import.meta.url);
@@ -101,7 +112,9 @@ async function main(): Promise<void> {
     );
     const [cold, ...warm] = runs;
     const graph = machineGraph(taskMachine);
-    console.log(`elk layout of the task machine (${graph.nodes.length} states, ${graph.edges.length} transitions), in Chromium:`);
+    console.log(
+      `elk layout of the task machine (${graph.nodes.length} states, ${graph.edges.length} transitions), in Chromium:`,
+    );
     console.log(`  first run (cold JIT): ${cold!.toFixed(1)} ms`);
     console.log(`  warm runs:            ${stats(warm)}`);
 
@@ -114,12 +127,17 @@ async function main(): Promise<void> {
     const idle = await frameDeltas(page, SECONDS);
     console.log(`\nframe time, idle page:                               ${stats(idle)}`);
 
-    for (let i = 0; i < TASKS; i++) await form.getByRole('button', { name: 'Call slow_compute' }).click();
+    for (let i = 0; i < TASKS; i++)
+      await form.getByRole('button', { name: 'Call slow_compute' }).click();
     const cards = page.getByRole('region', { name: 'Tasks' }).getByRole('article');
     await cards.nth(TASKS - 1).waitFor();
     await page.waitForTimeout(1500);
-    console.log(`\n${await cards.count()} tasks followed (slow_compute, 120 s, polling every 500 ms)`);
-    console.log(`frame time, ${TASKS} tasks, wire log:                      ${stats(await frameDeltas(page, SECONDS))}`);
+    console.log(
+      `\n${await cards.count()} tasks followed (slow_compute, 120 s, polling every 500 ms)`,
+    );
+    console.log(
+      `frame time, ${TASKS} tasks, wire log:                      ${stats(await frameDeltas(page, SECONDS))}`,
+    );
 
     // Faults on: latency with jitter, some loss, duplicates and reordering, both ways.
     const faults: [string, string][] = [
@@ -145,20 +163,31 @@ async function main(): Promise<void> {
     }
     const withFaults = faultsOn ? ' + faults' : '';
     await page.waitForTimeout(1000);
-    console.log(`frame time, ${TASKS} tasks${withFaults}, wire log:             ${stats(await frameDeltas(page, SECONDS))}`);
+    console.log(
+      `frame time, ${TASKS} tasks${withFaults}, wire log:             ${stats(await frameDeltas(page, SECONDS))}`,
+    );
 
     const opened = performance.now();
     await cards.first().getByRole('button', { name: 'Statechart' }).click();
     const chart = page.locator('svg.chart');
     await chart.waitFor();
     const shown = performance.now() - opened;
-    console.log(`\nstatechart opened: elk layout in the app ${await chart.getAttribute('data-layout-ms')} ms (cold, first chart); click to chart drawn ${shown.toFixed(0)} ms (incl. loading the elk chunk)`);
-    console.log(`frame time, ${TASKS} tasks${withFaults}, statechart open:      ${stats(await frameDeltas(page, SECONDS))}`);
+    console.log(
+      `\nstatechart opened: elk layout in the app ${await chart.getAttribute('data-layout-ms')} ms (cold, first chart); click to chart drawn ${shown.toFixed(0)} ms (incl. loading the elk chunk)`,
+    );
+    console.log(
+      `frame time, ${TASKS} tasks${withFaults}, statechart open:      ${stats(await frameDeltas(page, SECONDS))}`,
+    );
     await page.keyboard.press('Escape');
     await page.getByRole('tab', { name: 'Sequence' }).click();
     await page.waitForTimeout(500);
-    console.log(`frame time, ${TASKS} tasks${withFaults}, sequence view:        ${stats(await frameDeltas(page, SECONDS))}`);
-    const rows = await page.getByRole('list', { name: 'Sequence messages' }).getByRole('listitem').count();
+    console.log(
+      `frame time, ${TASKS} tasks${withFaults}, sequence view:        ${stats(await frameDeltas(page, SECONDS))}`,
+    );
+    const rows = await page
+      .getByRole('list', { name: 'Sequence messages' })
+      .getByRole('listitem')
+      .count();
     console.log(`  (${rows} sequence rows drawn)`);
   } finally {
     await browser.close();

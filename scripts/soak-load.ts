@@ -84,15 +84,24 @@ class SoakClient {
       try {
         await this.#oneTask();
       } catch (error) {
-        this.#result.errors.push(`${this.#identity}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#result.errors.push(
+          `${this.#identity}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         await sleep(1000);
       }
     }
   }
 
   async #oneTask(): Promise<void> {
-    const created = await this.#call('tools/call', { name: TOOL, arguments: { sku: `${this.#identity}-${++this.#taskNumber}` } });
-    if (!('result' in created) || created.result['resultType'] !== 'task' || typeof created.result['taskId'] !== 'string') {
+    const created = await this.#call('tools/call', {
+      name: TOOL,
+      arguments: { sku: `${this.#identity}-${++this.#taskNumber}` },
+    });
+    if (
+      !('result' in created) ||
+      created.result['resultType'] !== 'task' ||
+      typeof created.result['taskId'] !== 'string'
+    ) {
       throw new Error(`tools/call did not return a task: ${JSON.stringify(created).slice(0, 200)}`);
     }
     this.#result.created++;
@@ -108,15 +117,25 @@ class SoakClient {
       this.#result.polls++;
       if ('error' in got) {
         const withinTtl = task.ttlMs === null || Date.now() < task.createdAt + task.ttlMs;
-        if (got.error.code === ErrorCode.InvalidParams && withinTtl) this.#result.goneEarly.push(task.taskId);
-        else this.#result.errors.push(`${this.#identity}: tasks/get ${task.taskId}: ${got.error.code} ${got.error.message}`);
+        if (got.error.code === ErrorCode.InvalidParams && withinTtl)
+          this.#result.goneEarly.push(task.taskId);
+        else
+          this.#result.errors.push(
+            `${this.#identity}: tasks/get ${task.taskId}: ${got.error.code} ${got.error.message}`,
+          );
         return;
       }
       const status = String(got.result['status']);
       if (TERMINAL.has(status)) {
         this.#result.terminal[status] = (this.#result.terminal[status] ?? 0) + 1;
         const error = got.result['error'];
-        if (status === 'failed' && typeof error === 'object' && error !== null && /expired/i.test(String((error as { message?: unknown }).message))) this.#result.expired++;
+        if (
+          status === 'failed' &&
+          typeof error === 'object' &&
+          error !== null &&
+          /expired/i.test(String((error as { message?: unknown }).message))
+        )
+          this.#result.expired++;
         this.#purgeQueue.push(task);
         return;
       }
@@ -127,7 +146,8 @@ class SoakClient {
   /** Once a second: asks for every task whose TTL and purge delay have passed, expecting -32602. Ends after the slots, with one last pass. */
   async #purgeChecks(): Promise<void> {
     const grace = this.#options.purgeGraceMs ?? 3000;
-    const dueAt = (t: Tracked): number => (t.ttlMs === null ? Infinity : t.createdAt + t.ttlMs + this.#options.purgeAfterMs + grace);
+    const dueAt = (t: Tracked): number =>
+      t.ttlMs === null ? Infinity : t.createdAt + t.ttlMs + this.#options.purgeAfterMs + grace;
     for (;;) {
       const stopping = this.#slotsDone;
       const now = Date.now();
@@ -135,7 +155,8 @@ class SoakClient {
       for (const task of due) {
         this.#purgeQueue.splice(this.#purgeQueue.indexOf(task), 1);
         const got = await this.#call('tasks/get', { taskId: task.taskId });
-        if ('error' in got && got.error.code === ErrorCode.InvalidParams) this.#result.purgeConfirmed++;
+        if ('error' in got && got.error.code === ErrorCode.InvalidParams)
+          this.#result.purgeConfirmed++;
         else this.#result.notPurged.push(task.taskId);
       }
       if (stopping) break;
@@ -144,8 +165,16 @@ class SoakClient {
     this.#result.uncheckedAtEnd += this.#purgeQueue.length;
   }
 
-  async #call(method: string, params: Record<string, unknown>): Promise<{ result: Record<string, unknown> } | { error: { code: number; message: string } }> {
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id: this.#nextId++, method, params: { ...params, _meta: requestMeta(CLIENT_INFO, TASKS) } };
+  async #call(
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<{ result: Record<string, unknown> } | { error: { code: number; message: string } }> {
+    const message: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id: this.#nextId++,
+      method,
+      params: { ...params, _meta: requestMeta(CLIENT_INFO, TASKS) },
+    };
     const response = await fetch(this.#options.url, {
       method: 'POST',
       headers: { ...httpHeadersFor(message), authorization: `Bearer ${this.#identity}` },
@@ -158,7 +187,8 @@ class SoakClient {
       return { error: { code: typeof code === 'number' ? code : NaN, message: String(text) } };
     }
     const result = body['result'];
-    if (!response.ok || typeof result !== 'object' || result === null) throw new Error(`${method}: HTTP ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (!response.ok || typeof result !== 'object' || result === null)
+      throw new Error(`${method}: HTTP ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
     return { result: result as Record<string, unknown> };
   }
 }
@@ -171,14 +201,29 @@ function pollInterval(result: Record<string, unknown>, fallback: number): number
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function emptySoakResult(): SoakLoadResult {
-  return { created: 0, polls: 0, terminal: {}, expired: 0, purgeConfirmed: 0, notPurged: [], goneEarly: [], uncheckedAtEnd: 0, errors: [] };
+  return {
+    created: 0,
+    polls: 0,
+    terminal: {},
+    expired: 0,
+    purgeConfirmed: 0,
+    notPurged: [],
+    goneEarly: [],
+    uncheckedAtEnd: 0,
+    errors: [],
+  };
 }
 
 /**
  * Runs the clients until `signal` aborts and every due purge check is made.
  * The counts go into `result` as they happen, so a caller may read progress.
  */
-export async function runSoakLoad(options: SoakLoadOptions, result: SoakLoadResult = emptySoakResult()): Promise<SoakLoadResult> {
-  await Promise.all(Array.from({ length: options.clients }, (_, i) => new SoakClient(i + 1, options, result).run()));
+export async function runSoakLoad(
+  options: SoakLoadOptions,
+  result: SoakLoadResult = emptySoakResult(),
+): Promise<SoakLoadResult> {
+  await Promise.all(
+    Array.from({ length: options.clients }, (_, i) => new SoakClient(i + 1, options, result).run()),
+  );
   return result;
 }

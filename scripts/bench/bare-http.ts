@@ -13,7 +13,9 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     if (req.method === 'PUT') answer = Buffer.concat(chunks);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length }).end(answer);
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length })
+      .end(answer);
   });
 });
 server.listen(0, '127.0.0.1', () => {

@@ -38,7 +38,9 @@ export const bundleSize: BenchPart = {
   async run(ctx) {
     const dist = 'dist';
     const html = readFileSync(join(dist, 'index.html'), 'utf8');
-    const initial = new Set([...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!));
+    const initial = new Set(
+      [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!),
+    );
     const assets = readdirSync(join(dist, 'assets')).filter((name) => /\.(js|css)$/.test(name));
     const sizes = { page: 0, serverWorker: 0, elkWorker: 0, lazy: 0 };
     for (const name of assets) {
@@ -53,7 +55,13 @@ export const bundleSize: BenchPart = {
     return [
       figure(PART, 'page: JS + CSS index.html loads, gzip', sizes.page, 'KB', budget('page')),
       figure(PART, 'server worker, gzip', sizes.serverWorker, 'KB', budget('serverWorker')),
-      figure(PART, 'elk worker (first statechart), gzip', sizes.elkWorker, 'KB', budget('elkWorker')),
+      figure(
+        PART,
+        'elk worker (first statechart), gzip',
+        sizes.elkWorker,
+        'KB',
+        budget('elkWorker'),
+      ),
       figure(PART, 'other lazy chunks, gzip', sizes.lazy, 'KB', budget('lazy')),
     ];
   },

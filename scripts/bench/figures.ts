@@ -20,15 +20,32 @@ export interface Figure {
 }
 
 /** A figure and its reference, with the ratio computed once here. */
-export function figure(part: string, name: string, value: number, unit: string, reference?: { name: string; value: number }, note?: string): Figure {
-  return { part, name, value, unit, ...(reference ? { reference } : {}), ratio: reference && reference.value !== 0 ? value / reference.value : NaN, ...(note ? { note } : {}) };
+export function figure(
+  part: string,
+  name: string,
+  value: number,
+  unit: string,
+  reference?: { name: string; value: number },
+  note?: string,
+): Figure {
+  return {
+    part,
+    name,
+    value,
+    unit,
+    ...(reference ? { reference } : {}),
+    ratio: reference && reference.value !== 0 ? value / reference.value : NaN,
+    ...(note ? { note } : {}),
+  };
 }
 
 /** The p-th percentile (nearest rank) of `values`; NaN for none. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 export function median(values: readonly number[]): number {
@@ -52,6 +69,10 @@ export function table(figures: readonly Figure[]): string {
   ]);
   const head = ['part', 'figure', 'value', 'reference (same run)', 'ratio'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 2 || i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 2 || i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

@@ -18,7 +18,9 @@ const TOKEN = 'bench';
 const meta = {
   'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
   'io.modelcontextprotocol/clientInfo': { name: 'bench-autocannon', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  'io.modelcontextprotocol/clientCapabilities': {
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
 };
 
 /** The headers a Streamable HTTP client sends (README "Talking to the Node server by hand", T19). */
@@ -35,7 +37,9 @@ function headers(method: string, name: string): Record<string, string> {
 
 /** Starts `args` under Node with tsx and resolves with the URL it prints once listening. */
 async function startChild(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -43,7 +47,9 @@ async function startChild(args: string[]): Promise<{ url: string; child: ChildPr
       const match = /listening on (http:\S+)/.exec(out);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${args.join(' ')} exited (${code}) before listening`)),
+    );
   });
   return { url, child };
 }
@@ -56,8 +62,18 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function rpc(url: string, method: string, name: string, params: Record<string, unknown>): Promise<{ text: string; json: Record<string, unknown> }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } });
+async function rpc(
+  url: string,
+  method: string,
+  name: string,
+  params: Record<string, unknown>,
+): Promise<{ text: string; json: Record<string, unknown> }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: { ...params, _meta: meta },
+  });
   const response = await fetch(url, { method: 'POST', headers: headers(method, name), body });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method}: HTTP ${response.status} ${text}`);
@@ -66,10 +82,24 @@ async function rpc(url: string, method: string, name: string, params: Record<str
 
 /** One autocannon run; throws on any error or non-2xx answer, which would make the figures meaningless. */
 async function load(url: string, taskId: string, seconds: number): Promise<autocannon.Result> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId, _meta: meta } });
-  const result = await autocannon({ url, method: 'POST', headers: headers('tasks/get', taskId), body, connections: CONNECTIONS, duration: seconds });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tasks/get',
+    params: { taskId, _meta: meta },
+  });
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: headers('tasks/get', taskId),
+    body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total}`);
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total}`,
+    );
   }
   return result;
 }
@@ -79,17 +109,26 @@ export const nodeHost: BenchPart = {
   async run(ctx) {
     const seconds = ctx.small ? 2 : 10;
     // Both started at once (an idle server costs nothing), then loaded one at a time.
-    const [host, bare] = await Promise.all([startChild(['src/server/node-main.ts', '--port', '0']), startChild(['scripts/bench/bare-http.ts'])]);
+    const [host, bare] = await Promise.all([
+      startChild(['src/server/node-main.ts', '--port', '0']),
+      startChild(['scripts/bench/bare-http.ts']),
+    ]);
     let hostResult: autocannon.Result;
     let bareResult: autocannon.Result;
     try {
-      const created = await rpc(host.url, 'tools/call', 'slow_compute', { name: 'slow_compute', arguments: { seconds: 600 } });
+      const created = await rpc(host.url, 'tools/call', 'slow_compute', {
+        name: 'slow_compute',
+        arguments: { seconds: 600 },
+      });
       const taskId = (created.json['result'] as { taskId?: unknown } | undefined)?.taskId;
-      if (typeof taskId !== 'string') throw new Error(`tools/call slow_compute did not make a task: ${created.text}`);
+      if (typeof taskId !== 'string')
+        throw new Error(`tools/call slow_compute did not make a task: ${created.text}`);
       const answer = (await rpc(host.url, 'tasks/get', taskId, { taskId })).text;
       // The reference answers with exactly these bytes.
       await fetch(bare.url, { method: 'PUT', body: answer });
-      ctx.log(`[${PART}] warm-up, then ${seconds} s of tasks/get, ${CONNECTIONS} connections: our host`);
+      ctx.log(
+        `[${PART}] warm-up, then ${seconds} s of tasks/get, ${CONNECTIONS} connections: our host`,
+      );
       await load(host.url, taskId, 1);
       hostResult = await load(host.url, taskId, seconds);
       ctx.log(`[${PART}] the same against a bare node:http server`);
@@ -100,9 +139,28 @@ export const nodeHost: BenchPart = {
     }
     const ref = (name: string, value: number) => ({ name: `bare node:http ${name}`, value });
     return [
-      figure(PART, `tasks/get throughput (${CONNECTIONS} connections)`, hostResult.requests.average, 'req/s', ref('req/s', bareResult.requests.average)),
-      figure(PART, 'tasks/get latency p50', hostResult.latency.p50, 'ms', ref('p50', bareResult.latency.p50)),
-      figure(PART, 'tasks/get latency p99', hostResult.latency.p99, 'ms', ref('p99', bareResult.latency.p99), 'autocannon records whole milliseconds'),
+      figure(
+        PART,
+        `tasks/get throughput (${CONNECTIONS} connections)`,
+        hostResult.requests.average,
+        'req/s',
+        ref('req/s', bareResult.requests.average),
+      ),
+      figure(
+        PART,
+        'tasks/get latency p50',
+        hostResult.latency.p50,
+        'ms',
+        ref('p50', bareResult.latency.p50),
+      ),
+      figure(
+        PART,
+        'tasks/get latency p99',
+        hostResult.latency.p99,
+        'ms',
+        ref('p99', bareResult.latency.p99),
+        'autocannon records whole milliseconds',
+      ),
     ];
   },
 };

@@ -34,7 +34,11 @@ interface Window {
 
 /** Frame deltas and the longest task over `seconds`, then the heap after a GC. */
 async function measure(page: Page, cdp: CDPSession, seconds: number): Promise<Window> {
-  const { frames, longestTaskMs, elapsed } = await page.evaluate<{ frames: number[]; longestTaskMs: number; elapsed: number }>(`new Promise((resolve) => {
+  const { frames, longestTaskMs, elapsed } = await page.evaluate<{
+    frames: number[];
+    longestTaskMs: number;
+    elapsed: number;
+  }>(`new Promise((resolve) => {
     const frames = [];
     let last = 0;
     let start = 0;
@@ -56,7 +60,13 @@ async function measure(page: Page, cdp: CDPSession, seconds: number): Promise<Wi
   await cdp.send('HeapProfiler.collectGarbage');
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
-  return { frames, longestTaskMs, heapMb: metric('JSHeapUsedSize') / 2 ** 20, domNodes: metric('Nodes'), seconds: elapsed / 1000 };
+  return {
+    frames,
+    longestTaskMs,
+    heapMb: metric('JSHeapUsedSize') / 2 ** 20,
+    domNodes: metric('Nodes'),
+    seconds: elapsed / 1000,
+  };
 }
 
 interface FollowRun {
@@ -67,10 +77,16 @@ interface FollowRun {
 }
 
 /** One fresh page: idle, then `tasks` tasks started and followed; the list draws the newest cards only, or every card. */
-async function followOnce(ctx: Parameters<BenchPart['run']>[0], tasks: number, drawAll: boolean): Promise<FollowRun> {
+async function followOnce(
+  ctx: Parameters<BenchPart['run']>[0],
+  tasks: number,
+  drawAll: boolean,
+): Promise<FollowRun> {
   const seconds = ctx.small ? 3 : 10;
   const idleSeconds = ctx.small ? 2 : 10;
-  const context = await (await ctx.browser()).newContext({ viewport: { width: 1280, height: 720 } });
+  const context = await (
+    await ctx.browser()
+  ).newContext({ viewport: { width: 1280, height: 720 } });
   try {
     const page = await context.newPage();
     page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
@@ -79,7 +95,9 @@ async function followOnce(ctx: Parameters<BenchPart['run']>[0], tasks: number, d
     await cdp.send('Performance.enable');
     await openApp(page, ctx.appUrl, { drawAll });
     await page.waitForTimeout(ctx.small ? 500 : 1000);
-    ctx.log(`[${PART}] ${drawAll ? 'every card drawn' : 'newest cards drawn'}: idle page, ${idleSeconds} s`);
+    ctx.log(
+      `[${PART}] ${drawAll ? 'every card drawn' : 'newest cards drawn'}: idle page, ${idleSeconds} s`,
+    );
     const idle = await measure(page, cdp, idleSeconds);
 
     ctx.log(`[${PART}] starting ${tasks} slow_compute tasks polled every ${POLL_MS} ms…`);
@@ -87,7 +105,9 @@ async function followOnce(ctx: Parameters<BenchPart['run']>[0], tasks: number, d
     if (drawAll) await startTasks(page, tasks, { seconds: 600, pollIntervalMs: POLL_MS }, 600_000);
     else await startTasksUndrawn(page, tasks, { seconds: 600, pollIntervalMs: POLL_MS }, 600_000);
     const startup = (Date.now() - startedAt) / 1000;
-    ctx.log(`[${PART}] all ${tasks} followed and polled after ${startup.toFixed(1)} s; settling, then ${seconds} s`);
+    ctx.log(
+      `[${PART}] all ${tasks} followed and polled after ${startup.toFixed(1)} s; settling, then ${seconds} s`,
+    );
     await page.waitForTimeout(ctx.small ? 1000 : 2000);
     const sentBefore = await tasksGetSent(page);
     const t0 = Date.now();
@@ -114,12 +134,38 @@ export const pageFollow: BenchPart = {
       const label = `${tasks} tasks @ ${POLL_MS} ms, ${drawAll ? 'every card drawn' : 'newest 40 cards drawn'}`;
       const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
       figures.push(
-        figure(PART, `frame time p95, ${label}`, percentile(follow.frames, 95), 'ms', { name: 'idle page', value: percentile(idle.frames, 95) }, frames),
-        figure(PART, `frame time p50, ${label}`, percentile(follow.frames, 50), 'ms', { name: 'idle page', value: percentile(idle.frames, 50) }),
-        figure(PART, `longest main-thread task, ${label}`, follow.longestTaskMs, 'ms', { name: 'frame budget', value: 1000 / 60 }, 'long tasks overlapping the window; 0 means none of 50 ms or more'),
-        figure(PART, `page JS heap after GC, ${label}`, follow.heapMb, 'MB', { name: 'idle page', value: idle.heapMb }),
-        figure(PART, `DOM nodes, ${label}`, follow.domNodes, 'nodes', { name: 'idle page', value: idle.domNodes }),
-        figure(PART, `tasks/get achieved, ${label}`, pollsPerSecond, 'req/s', { name: 'asked', value: (tasks * 1000) / POLL_MS }),
+        figure(
+          PART,
+          `frame time p95, ${label}`,
+          percentile(follow.frames, 95),
+          'ms',
+          { name: 'idle page', value: percentile(idle.frames, 95) },
+          frames,
+        ),
+        figure(PART, `frame time p50, ${label}`, percentile(follow.frames, 50), 'ms', {
+          name: 'idle page',
+          value: percentile(idle.frames, 50),
+        }),
+        figure(
+          PART,
+          `longest main-thread task, ${label}`,
+          follow.longestTaskMs,
+          'ms',
+          { name: 'frame budget', value: 1000 / 60 },
+          'long tasks overlapping the window; 0 means none of 50 ms or more',
+        ),
+        figure(PART, `page JS heap after GC, ${label}`, follow.heapMb, 'MB', {
+          name: 'idle page',
+          value: idle.heapMb,
+        }),
+        figure(PART, `DOM nodes, ${label}`, follow.domNodes, 'nodes', {
+          name: 'idle page',
+          value: idle.domNodes,
+        }),
+        figure(PART, `tasks/get achieved, ${label}`, pollsPerSecond, 'req/s', {
+          name: 'asked',
+          value: (tasks * 1000) / POLL_MS,
+        }),
         figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
       );
     }

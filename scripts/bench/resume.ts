@@ -70,12 +70,21 @@ function jobsSeen(page: Page): Promise<JobsSeen> {
           all.onsuccess = () => {
             open.result.close();
             const tasks: JobsSeen['tasks'] = {};
-            type Stored = { taskId: string; status: string; resumes?: number; checkpoint?: { savedAt: number; data?: { stepsDone?: unknown } } };
+            type Stored = {
+              taskId: string;
+              status: string;
+              resumes?: number;
+              checkpoint?: { savedAt: number; data?: { stepsDone?: unknown } };
+            };
             for (const record of all.result as Stored[]) {
               // A task that ended (its TTL, on a slow machine) has no job left to watch.
               if (record.status !== 'working') continue;
               const steps = record.checkpoint?.data?.stepsDone;
-              tasks[record.taskId] = { stepsDone: typeof steps === 'number' ? steps : 0, savedAt: record.checkpoint?.savedAt ?? 0, resumes: record.resumes ?? 0 };
+              tasks[record.taskId] = {
+                stepsDone: typeof steps === 'number' ? steps : 0,
+                savedAt: record.checkpoint?.savedAt ?? 0,
+                resumes: record.resumes ?? 0,
+              };
             }
             resolve({ at: Date.now(), tasks });
           };
@@ -97,7 +106,8 @@ async function everyJobRunning(page: Page, since: number): Promise<JobsSeen> {
     const seen = await jobsSeen(page);
     const waiting = Object.values(seen.tasks).filter((t) => t.savedAt <= since).length;
     if (waiting === 0) return seen;
-    if (i === 150) throw new Error(`after 30 s, ${waiting} jobs had saved no checkpoint since the last reload`);
+    if (i === 150)
+      throw new Error(`after 30 s, ${waiting} jobs had saved no checkpoint since the last reload`);
     await page.waitForTimeout(200);
   }
 }
@@ -111,12 +121,20 @@ async function repolled(page: Page, counts: Record<string, number>): Promise<num
           [...document.querySelectorAll(selector)].every((card) => {
             const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
             const facts = [...card.querySelectorAll('.fact')];
-            const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+            const polls = Number(
+              facts
+                .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
+                ?.querySelector('dd')?.textContent ?? '0',
+            );
             // A task the client is done with (its TTL ran out on a slow machine) is never polled again: it counts as back.
-            const ended = [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss');
+            const ended = [...card.querySelectorAll('button')].some(
+              (b) => b.textContent?.trim() === 'Dismiss',
+            );
             return ended || polls > (counts[id] ?? 0);
           }) &&
-          [...document.querySelectorAll('[role=status]')].some((s) => s.textContent?.includes('Connected as learner')) &&
+          [...document.querySelectorAll('[role=status]')].some((s) =>
+            s.textContent?.includes('Connected as learner'),
+          ) &&
           performance.now(),
         [CARDS, counts] as const,
         { timeout: 180_000, polling: 20 },
@@ -130,20 +148,28 @@ async function repolled(page: Page, counts: Record<string, number>): Promise<num
           .filter((card) => {
             const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
             const facts = [...card.querySelectorAll('.fact')];
-            const polls = Number(facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0');
+            const polls = Number(
+              facts
+                .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
+                ?.querySelector('dd')?.textContent ?? '0',
+            );
             return polls <= (before[id] ?? 0);
           })
           .map((card) => card.textContent?.replace(/\s+/g, ' ').trim() ?? ''),
       [CARDS, counts] as const,
     );
-    throw new Error(`${stuck.length} cards not polled again after the reload; first: ${stuck.slice(0, 2).join(' | ')}`, { cause: error });
+    throw new Error(
+      `${stuck.length} cards not polled again after the reload; first: ${stuck.slice(0, 2).join(' | ')}`,
+      { cause: error },
+    );
   }
 }
 
 /** Reloads and times it; with `tasks` > 0, until every card is back and polled again. */
 async function reload(page: Page, tasks: number): Promise<Reload> {
   for (let i = 0; tasks > 0 && (await journaled(page)) < tasks; i++) {
-    if (i === 300) throw new Error(`the page journaled ${await journaled(page)} of ${tasks} tasks after 60 s`);
+    if (i === 300)
+      throw new Error(`the page journaled ${await journaled(page)} of ${tasks} tasks after 60 s`);
     await page.waitForTimeout(200);
   }
   await page.reload({ waitUntil: 'commit' });
@@ -158,7 +184,10 @@ async function reload(page: Page, tasks: number): Promise<Reload> {
         const counts: Record<string, number> = {};
         for (const card of cards) {
           const facts = [...card.querySelectorAll('.fact')];
-          const polls = facts.find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')?.querySelector('dd')?.textContent ?? '0';
+          const polls =
+            facts
+              .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
+              ?.querySelector('dd')?.textContent ?? '0';
           counts[card.querySelector('code.task-id')?.textContent?.trim() ?? ''] = Number(polls);
         }
         return { at: performance.now(), counts };
@@ -171,16 +200,29 @@ async function reload(page: Page, tasks: number): Promise<Reload> {
   const shownMs = shown.at;
   const repolledMs = await repolled(page, shown.counts);
   const [restoreAt, seededAt] = await page.evaluate(() =>
-    ['playground:restore-start', 'playground:tasks-resumed'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN),
+    ['playground:restore-start', 'playground:tasks-resumed'].map(
+      (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN,
+    ),
   );
-  return { restoreMs: seededAt! - restoreAt!, shownMs: Number(shownMs), repolledMs: Number(repolledMs) };
+  return {
+    restoreMs: seededAt! - restoreAt!,
+    shownMs: Number(shownMs),
+    repolledMs: Number(repolledMs),
+  };
 }
 
-async function reloads(ctx: BenchContext, page: Page, tasks: number, runs: number): Promise<Reload[]> {
+async function reloads(
+  ctx: BenchContext,
+  page: Page,
+  tasks: number,
+  runs: number,
+): Promise<Reload[]> {
   const results: Reload[] = [];
   for (let run = 1; run <= runs; run++) {
     const r = await reload(page, tasks);
-    ctx.log(`[${PART}] ${tasks} stored, reload ${run}: restore ${r.restoreMs.toFixed(0)} ms, shown ${r.shownMs.toFixed(0)} ms, re-polled ${r.repolledMs.toFixed(0)} ms`);
+    ctx.log(
+      `[${PART}] ${tasks} stored, reload ${run}: restore ${r.restoreMs.toFixed(0)} ms, shown ${r.shownMs.toFixed(0)} ms, re-polled ${r.repolledMs.toFixed(0)} ms`,
+    );
     results.push(r);
   }
   return results;
@@ -191,13 +233,18 @@ export const resume: BenchPart = {
   async run(ctx) {
     const tasks = ctx.small ? 20 : 100;
     const runs = ctx.small ? 1 : 5;
-    const context = await (await ctx.browser()).newContext({ viewport: { width: 1280, height: 720 } });
+    const context = await (
+      await ctx.browser()
+    ).newContext({ viewport: { width: 1280, height: 720 } });
     try {
       const page = await context.newPage();
       page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
       await openApp(page, ctx.appUrl);
       await page.getByRole('radio', { name: 'IndexedDB' }).check();
-      await page.getByRole('status', { name: 'Server store in use' }).filter({ hasText: 'IndexedDB' }).waitFor();
+      await page
+        .getByRole('status', { name: 'Server store in use' })
+        .filter({ hasText: 'IndexedDB' })
+        .waitFor();
       const empty = await reloads(ctx, page, 0, runs);
       ctx.log(`[${PART}] following ${tasks} slow_compute tasks on the IndexedDB store…`);
       await startTasks(page, tasks, { seconds: 600 }, 180_000);
@@ -207,10 +254,16 @@ export const resume: BenchPart = {
       await page.waitForTimeout(ctx.small ? 5000 : 15_000);
       const paced = await jobsSeen(page);
       const ended = await page.evaluate(
-        (selector) => [...document.querySelectorAll(selector)].filter((card) => [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss')).length,
+        (selector) =>
+          [...document.querySelectorAll(selector)].filter((card) =>
+            [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss'),
+          ).length,
         CARDS,
       );
-      const endedNote = ended > 0 ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for` : undefined;
+      const endedNote =
+        ended > 0
+          ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for`
+          : undefined;
       const of = (list: Reload[], key: keyof Reload) => median(list.map((r) => r[key]));
       const seconds = (paced.at - adopted.at) / 1000;
       const ids = Object.keys(adopted.tasks).filter((id) => paced.tasks[id]);
@@ -223,10 +276,33 @@ export const resume: BenchPart = {
         `${most > runs ? ' (more than once per reload: a live worker lost leases)' : ''}; in ${seconds.toFixed(1)} s the slowest job saved ${Math.min(...done)} s of work`;
       ctx.log(`[${PART}] jobs: ${pace.toFixed(2)} s of work per s (median); ${jobsNote}`);
       return [
-        figure(PART, `restore ${tasks} stored tasks (read, seed actors)`, of(full, 'restoreMs'), 'ms', { name: 'nothing stored', value: of(empty, 'restoreMs') }),
-        figure(PART, `all ${tasks} cards shown, from navigation`, of(full, 'shownMs'), 'ms', { name: 'empty page: tools shown', value: of(empty, 'shownMs') }),
-        figure(PART, `all ${tasks} re-polled, from navigation`, of(full, 'repolledMs'), 'ms', { name: 'empty page: connected', value: of(empty, 'repolledMs') }, endedNote),
-        figure(PART, `${tasks} jobs' pace after the last reload (median)`, pace, 's/s', { name: 'never slowed', value: 1 }, jobsNote),
+        figure(
+          PART,
+          `restore ${tasks} stored tasks (read, seed actors)`,
+          of(full, 'restoreMs'),
+          'ms',
+          { name: 'nothing stored', value: of(empty, 'restoreMs') },
+        ),
+        figure(PART, `all ${tasks} cards shown, from navigation`, of(full, 'shownMs'), 'ms', {
+          name: 'empty page: tools shown',
+          value: of(empty, 'shownMs'),
+        }),
+        figure(
+          PART,
+          `all ${tasks} re-polled, from navigation`,
+          of(full, 'repolledMs'),
+          'ms',
+          { name: 'empty page: connected', value: of(empty, 'repolledMs') },
+          endedNote,
+        ),
+        figure(
+          PART,
+          `${tasks} jobs' pace after the last reload (median)`,
+          pace,
+          's/s',
+          { name: 'never slowed', value: 1 },
+          jobsNote,
+        ),
       ];
     } finally {
       await context.close();

@@ -31,7 +31,10 @@ export interface StaticServer {
  * that to time a round trip of a tenth of a millisecond. The app is served
  * as deployed, without them.
  */
-export async function serveStatic(folder: string, options: { isolated?: boolean } = {}): Promise<StaticServer> {
+export async function serveStatic(
+  folder: string,
+  options: { isolated?: boolean } = {},
+): Promise<StaticServer> {
   const root = resolve(folder);
   if (!existsSync(root)) throw new Error(`${folder} is missing: build it first`);
   const server = createServer((req, res) => {
@@ -41,8 +44,17 @@ export async function serveStatic(folder: string, options: { isolated?: boolean 
       res.writeHead(404).end('not found');
       return;
     }
-    const isolation = options.isolated ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...isolation });
+    const isolation = options.isolated
+      ? {
+          'cross-origin-opener-policy': 'same-origin',
+          'cross-origin-embedder-policy': 'require-corp',
+        }
+      : {};
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      ...isolation,
+    });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));

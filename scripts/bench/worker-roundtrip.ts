@@ -28,11 +28,21 @@ export const workerRoundTrip: BenchPart = {
       page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
       await page.goto(`${ctx.benchUrl}/worker-roundtrip.html`);
       await page.waitForFunction(() => 'bench' in window);
-      if (!(await page.evaluate(() => crossOriginIsolated))) ctx.log(`[${PART}] not cross-origin isolated: times are rounded to 0.1 ms`);
+      if (!(await page.evaluate(() => crossOriginIsolated)))
+        ctx.log(`[${PART}] not cross-origin isolated: times are rounded to 0.1 ms`);
       ctx.log(`[${PART}] bench page ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      ctx.log(`[${PART}] ${count} sequential round trips and ${seconds} s with ${IN_FLIGHT} in flight, per target, in ${BLOCKS} interleaved blocks`);
+      ctx.log(
+        `[${PART}] ${count} sequential round trips and ${seconds} s with ${IN_FLIGHT} in flight, per target, in ${BLOCKS} interleaved blocks`,
+      );
       const targets: Target[] = ['echo', 'memory', 'indexeddb', 'memory-net'];
-      const options: RunOptions = { targets, count, warmup, throughputMs: seconds * 1000, inFlight: IN_FLIGHT, blocks: BLOCKS };
+      const options: RunOptions = {
+        targets,
+        count,
+        warmup,
+        throughputMs: seconds * 1000,
+        inFlight: IN_FLIGHT,
+        blocks: BLOCKS,
+      };
       const { trips, rates } = await page.evaluate((o) => window.bench.run(o), options);
       const echo = trips['echo'] ?? [];
       const memory = trips['memory'] ?? [];
@@ -44,14 +54,38 @@ export const workerRoundTrip: BenchPart = {
         figures.push(
           figure(PART, `tasks/get p${p}, memory store`, percentile(memory, p), 'ms', floor),
           figure(PART, `tasks/get p${p}, IndexedDB store`, percentile(indexeddb, p), 'ms', floor),
-          figure(PART, `tasks/get p${p}, memory, via clean FaultyNetwork`, percentile(viaNetwork, p), 'ms', floor),
+          figure(
+            PART,
+            `tasks/get p${p}, memory, via clean FaultyNetwork`,
+            percentile(viaNetwork, p),
+            'ms',
+            floor,
+          ),
         );
       }
       const echoRef = { name: 'echo', value: rates['echo'] ?? NaN };
       figures.push(
-        figure(PART, `tasks/get throughput, memory (${IN_FLIGHT} in flight)`, rates['memory'] ?? NaN, 'req/s', echoRef),
-        figure(PART, `tasks/get throughput, IndexedDB (${IN_FLIGHT} in flight)`, rates['indexeddb'] ?? NaN, 'req/s', echoRef),
-        figure(PART, `tasks/get throughput, memory via clean FaultyNetwork`, rates['memory-net'] ?? NaN, 'req/s', echoRef),
+        figure(
+          PART,
+          `tasks/get throughput, memory (${IN_FLIGHT} in flight)`,
+          rates['memory'] ?? NaN,
+          'req/s',
+          echoRef,
+        ),
+        figure(
+          PART,
+          `tasks/get throughput, IndexedDB (${IN_FLIGHT} in flight)`,
+          rates['indexeddb'] ?? NaN,
+          'req/s',
+          echoRef,
+        ),
+        figure(
+          PART,
+          `tasks/get throughput, memory via clean FaultyNetwork`,
+          rates['memory-net'] ?? NaN,
+          'req/s',
+          echoRef,
+        ),
       );
       return figures;
     } finally {

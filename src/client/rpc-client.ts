@@ -6,7 +6,11 @@
  */
 import { Method } from '../protocol/constants.ts';
 import { clientCapabilities, requestMeta, type ClientInfo } from '../protocol/envelope.ts';
-import { parseMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import {
+  parseMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from '../protocol/jsonrpc.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { Connector, NetMark, Transport } from '../net/transport.ts';
 import type { CallError } from './rpc-error.ts';
@@ -142,9 +146,20 @@ export class RpcClient {
    * Sends a request and resolves with its `result`. A JSON-RPC error
    * rejects with `{kind: 'rpc', code, message, data}`.
    */
-  request(method: string, params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
-      const pending: Pending = { method, params, tasks: options.tasks, resolve, reject, id: this.#nextId++ };
+      const pending: Pending = {
+        method,
+        params,
+        tasks: options.tasks,
+        resolve,
+        reject,
+        id: this.#nextId++,
+      };
       if (options.timeoutMs !== undefined) pending.timeoutMs = options.timeoutMs;
       this.#pending.set(pending.id, pending);
       this.#send(pending);
@@ -157,7 +172,11 @@ export class RpcClient {
    * is never re-issued; reopening it is the caller's choice. Throws when no
    * link is open.
    */
-  openStream(method: string, params: Record<string, unknown>, options: StreamOptions): StreamHandle {
+  openStream(
+    method: string,
+    params: Record<string, unknown>,
+    options: StreamOptions,
+  ): StreamHandle {
     const transport = this.#transport;
     if (this.#state !== 'open' || !transport) throw new Error('not connected');
     const id = this.#nextId++;
@@ -168,7 +187,11 @@ export class RpcClient {
       close: (reason = 'closed by the client') => {
         if (!this.#streams.delete(id)) return;
         if (this.#transport === transport && this.#state === 'open') {
-          this.#write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+          this.#write({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason },
+          });
         }
       },
     };
@@ -197,8 +220,16 @@ export class RpcClient {
   }
 
   #frame(pending: Pick<Pending, 'id' | 'method' | 'params' | 'tasks'>): JsonRpcRequest {
-    const meta = requestMeta(this.#options.clientInfo, clientCapabilities({ tasks: pending.tasks }));
-    return { jsonrpc: '2.0', id: pending.id, method: pending.method, params: { ...pending.params, _meta: meta } };
+    const meta = requestMeta(
+      this.#options.clientInfo,
+      clientCapabilities({ tasks: pending.tasks }),
+    );
+    return {
+      jsonrpc: '2.0',
+      id: pending.id,
+      method: pending.method,
+      params: { ...pending.params, _meta: meta },
+    };
   }
 
   #send(pending: Pending, reissue?: Reissue): void {
@@ -208,7 +239,10 @@ export class RpcClient {
     if (pending.timeoutMs !== undefined) {
       const { id, sentOn } = pending;
       this.#scheduler.clearTimeout(pending.timer);
-      pending.timer = this.#scheduler.setTimeout(() => this.#timedOut(id, sentOn), pending.timeoutMs);
+      pending.timer = this.#scheduler.setTimeout(
+        () => this.#timedOut(id, sentOn),
+        pending.timeoutMs,
+      );
     }
   }
 
@@ -280,7 +314,11 @@ export class RpcClient {
     const delay = Math.min(maxMs, initialMs * 2 ** this.#attempt);
     this.#attempt++;
     const retryAt = this.#scheduler.now() + delay;
-    this.#setState('reconnecting', `${reason}; retrying in ${delay} ms`, { attempt: this.#attempt, retryAt, reason });
+    this.#setState('reconnecting', `${reason}; retrying in ${delay} ms`, {
+      attempt: this.#attempt,
+      retryAt,
+      reason,
+    });
     this.#reconnectTimer = this.#scheduler.setTimeout(() => void this.#open(), delay);
   }
 
@@ -309,9 +347,16 @@ export class RpcClient {
       case 'result': {
         if (this.#streamAnswered(parsed.message.id)) return;
         const pending = this.#take(parsed.message.id);
-        if (pending && pending.method !== Method.toolsCall && parsed.message.result['resultType'] === 'task') {
+        if (
+          pending &&
+          pending.method !== Method.toolsCall &&
+          parsed.message.result['resultType'] === 'task'
+        ) {
           // T5: only tools/call may become a task; a task handle for anything else is a broken answer.
-          pending.reject({ kind: 'invalid-response', message: `${pending.method} answered with a task; only tools/call is task-capable (T5)` });
+          pending.reject({
+            kind: 'invalid-response',
+            message: `${pending.method} answered with a task; only tools/call is task-capable (T5)`,
+          });
           return;
         }
         pending?.resolve(parsed.message.result);
@@ -329,7 +374,11 @@ export class RpcClient {
         return;
       case 'request':
         // This client offers no server-to-client requests on 2026-07-28 (input rides inputRequests).
-        this.#write({ jsonrpc: '2.0', id: parsed.message.id, error: { code: -32601, message: `Method not found: ${parsed.message.method}` } });
+        this.#write({
+          jsonrpc: '2.0',
+          id: parsed.message.id,
+          error: { code: -32601, message: `Method not found: ${parsed.message.method}` },
+        });
         return;
       case 'invalid':
         return; // Logged above; nothing can be correlated with it.
@@ -366,4 +415,3 @@ interface Reissue {
   of: number;
   reason: 'link' | 'timeout';
 }
-

@@ -24,7 +24,12 @@ export interface ClosedError {
 export type CallError = RpcCallError | InvalidResponseError | ClosedError;
 
 export function isRpcCallError(error: unknown): error is RpcCallError {
-  return typeof error === 'object' && error !== null && (error as { kind?: unknown }).kind === 'rpc' && typeof (error as { code?: unknown }).code === 'number';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { kind?: unknown }).kind === 'rpc' &&
+    typeof (error as { code?: unknown }).code === 'number'
+  );
 }
 
 export function describeError(error: unknown): string {

@@ -36,7 +36,10 @@ export interface FollowerOptions {
 }
 
 /** The machine with its actors bound to `client`. */
-export function followingMachine(client: RpcClient, requestTimeoutMs = REQUEST_TIMEOUT_MS): typeof taskMachine {
+export function followingMachine(
+  client: RpcClient,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+): typeof taskMachine {
   const options = { tasks: true, timeoutMs: requestTimeoutMs };
   return taskMachine.provide({
     actors: {
@@ -45,14 +48,23 @@ export function followingMachine(client: RpcClient, requestTimeoutMs = REQUEST_T
         const parsed = DetailedTaskSchema.safeParse(result);
         if (!parsed.success) {
           // No `code`: the machine treats it as transport trouble and backs off.
-          const error: InvalidResponseError = { kind: 'invalid-response', message: `tasks/get result is not a task: ${parsed.error.message}` };
+          const error: InvalidResponseError = {
+            kind: 'invalid-response',
+            message: `tasks/get result is not a task: ${parsed.error.message}`,
+          };
           throw error;
         }
         return parsed.data;
       }),
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
-        await client.request(Method.tasksUpdate, { taskId: input.taskId, inputResponses: input.inputResponses }, options);
-      }),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
+        async ({ input }) => {
+          await client.request(
+            Method.tasksUpdate,
+            { taskId: input.taskId, inputResponses: input.inputResponses },
+            options,
+          );
+        },
+      ),
       sendCancel: fromPromise<void, { taskId: string }>(async ({ input }) => {
         await client.request(Method.tasksCancel, { taskId: input.taskId }, options);
       }),
@@ -65,7 +77,9 @@ export class TaskFollower {
   readonly #actors = new Map<string, TaskActor>();
   readonly #options: FollowerOptions;
   /** The link as the client last reported it; tasks followed while it is down start knowing that. */
-  #link: { up: true } | { up: false; reason: string; attempt: number; retryAt?: number } = { up: true };
+  #link: { up: true } | { up: false; reason: string; attempt: number; retryAt?: number } = {
+    up: true,
+  };
 
   constructor(client: RpcClient, options: FollowerOptions = {}) {
     this.#options = options;
@@ -108,22 +122,30 @@ export class TaskFollower {
     if (state === 'open') {
       const wasDown = !this.#link.up;
       this.#link = { up: true };
-      if (wasDown) for (const actor of this.#actors.values()) actor.send({ type: 'connection.restored' });
+      if (wasDown)
+        for (const actor of this.#actors.values()) actor.send({ type: 'connection.restored' });
       return;
     }
     if (state === 'closed') return;
     const previous = this.#link;
     const reason = info?.reason ?? (previous.up ? 'link down' : previous.reason);
-    this.#link = { up: false, reason, attempt: info?.attempt ?? 0, ...(info?.retryAt !== undefined ? { retryAt: info.retryAt } : {}) };
+    this.#link = {
+      up: false,
+      reason,
+      attempt: info?.attempt ?? 0,
+      ...(info?.retryAt !== undefined ? { retryAt: info.retryAt } : {}),
+    };
     for (const actor of this.#actors.values()) {
       if (previous.up) actor.send({ type: 'connection.lost', reason });
-      if (info?.retryAt !== undefined) actor.send({ type: 'connection.retrying', attempt: info.attempt, retryAt: info.retryAt });
+      if (info?.retryAt !== undefined)
+        actor.send({ type: 'connection.retrying', attempt: info.attempt, retryAt: info.retryAt });
     }
   }
 
   #tell(actor: TaskActor, link: { reason: string; attempt: number; retryAt?: number }): void {
     actor.send({ type: 'connection.lost', reason: link.reason });
-    if (link.retryAt !== undefined) actor.send({ type: 'connection.retrying', attempt: link.attempt, retryAt: link.retryAt });
+    if (link.retryAt !== undefined)
+      actor.send({ type: 'connection.retrying', attempt: link.attempt, retryAt: link.retryAt });
   }
 
   /**

@@ -13,7 +13,13 @@
 import { createActor, type SnapshotFrom } from 'xstate';
 import { backoffMs, taskMachine, type TaskMachineInput } from '../machines/task-machine.ts';
 import type { DetailedTask } from '../protocol/task.ts';
-import { storageProblemOf, type PageStore, type StorageProblem, type StoredTask, type StoredWireEntry } from '../store/page-store.ts';
+import {
+  storageProblemOf,
+  type PageStore,
+  type StorageProblem,
+  type StoredTask,
+  type StoredWireEntry,
+} from '../store/page-store.ts';
 import type { WireEntry } from './rpc-client.ts';
 import type { TaskActor } from './task-follower.ts';
 
@@ -28,7 +34,11 @@ export interface FollowFacts {
 }
 
 /** The facts to keep about a task, read from its actor's snapshot. */
-export function storedTaskOf(snapshot: TaskSnapshot, facts: FollowFacts, nextPollAt: number): StoredTask {
+export function storedTaskOf(
+  snapshot: TaskSnapshot,
+  facts: FollowFacts,
+  nextPollAt: number,
+): StoredTask {
   const context = snapshot.context;
   // A CreateTaskResult is a DetailedTask without the optional fields (T7, T10).
   const task: DetailedTask = context.task;
@@ -67,7 +77,12 @@ export function resumeInputOf(stored: StoredTask): TaskMachineInput {
 
 /** The facts a stored task was followed with. */
 export function followFactsOf(stored: StoredTask): FollowFacts {
-  return { toolName: stored.toolName, arguments: stored.arguments, identity: stored.identity, followedAt: stored.followedAt };
+  return {
+    toolName: stored.toolName,
+    arguments: stored.arguments,
+    identity: stored.identity,
+    followedAt: stored.followedAt,
+  };
 }
 
 /**
@@ -81,7 +96,11 @@ export function finishedActor(stored: StoredTask): TaskActor | undefined {
   const context = createActor(taskMachine, { input }).getSnapshot().context;
   const snapshot = taskMachine.resolveState({
     value: stored.outcome,
-    context: { ...context, outcome: stored.outcome, ...(stored.lastError ? { lastError: stored.lastError } : {}) },
+    context: {
+      ...context,
+      outcome: stored.outcome,
+      ...(stored.lastError ? { lastError: stored.lastError } : {}),
+    },
   });
   return createActor(taskMachine, { snapshot, input }).start();
 }
@@ -158,7 +177,8 @@ export class TaskJournal {
         lifecycle = region;
         const { pollIntervalMs, pollFailures } = snapshot.context;
         if (region === 'waiting' && written !== '') due = this.#now() + pollIntervalMs;
-        else if (region === 'backoff') due = this.#now() + Math.max(pollIntervalMs, backoffMs(pollFailures));
+        else if (region === 'backoff')
+          due = this.#now() + Math.max(pollIntervalMs, backoffMs(pollFailures));
         else if (region === 'polling') due = this.#now();
       }
       const stored = storedTaskOf(snapshot, facts, due);
@@ -230,7 +250,8 @@ export class TaskJournal {
         const ok = await this.#writing(() => this.#store.putTasks(batch));
         if (ok) continue;
         // Not written: keep them for the next try, unless newer facts came meanwhile.
-        for (const stored of batch) if (!this.#dirty.has(stored.taskId)) this.#dirty.set(stored.taskId, stored);
+        for (const stored of batch)
+          if (!this.#dirty.has(stored.taskId)) this.#dirty.set(stored.taskId, stored);
         return;
       }
     } finally {
@@ -271,7 +292,10 @@ export class TaskJournal {
   async #reading<T>(read: () => Promise<T[]>): Promise<T[]> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const slow = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.#readTimeoutMs} ms`)), this.#readTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.#readTimeoutMs} ms`)),
+        this.#readTimeoutMs,
+      );
     });
     try {
       return await Promise.race([read(), slow]);

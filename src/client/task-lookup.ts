@@ -12,7 +12,10 @@ export async function getTask(client: RpcClient, taskId: string): Promise<Detail
   const result = await client.request(Method.tasksGet, { taskId }, { tasks: true });
   const parsed = DetailedTaskSchema.safeParse(result);
   if (!parsed.success) {
-    const error: InvalidResponseError = { kind: 'invalid-response', message: `tasks/get result is not a task: ${parsed.error.message}` };
+    const error: InvalidResponseError = {
+      kind: 'invalid-response',
+      message: `tasks/get result is not a task: ${parsed.error.message}`,
+    };
     throw error;
   }
   return parsed.data;

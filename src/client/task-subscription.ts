@@ -20,7 +20,13 @@ export type PushStatus =
   | { state: 'waiting'; reason: string }
   /** `subscriptions/listen` sent; no acknowledgement yet. */
   | { state: 'opening'; id: number; taskIds: readonly string[] }
-  | { state: 'open'; id: number; taskIds: readonly string[]; agreed: readonly string[]; pushes: number }
+  | {
+      state: 'open';
+      id: number;
+      taskIds: readonly string[];
+      agreed: readonly string[];
+      pushes: number;
+    }
   /** Dropped on purpose; polling carries on. Re-opened after a reconnect or when a task is added. */
   | { state: 'dropped'; reason: string }
   | { state: 'refused'; code?: number; message: string };
@@ -111,14 +117,27 @@ export class TaskSubscription {
     if (notification.method === Method.subscriptionsAcknowledged) {
       this.#scheduler.clearTimeout(this.#ackTimer);
       const notifications = notification.params?.['notifications'];
-      const agreed = typeof notifications === 'object' && notifications !== null ? (notifications as { taskIds?: unknown }).taskIds : undefined;
-      this.#set({ state: 'open', id: stream.id, taskIds, agreed: Array.isArray(agreed) ? agreed.filter((id) => typeof id === 'string') : [], pushes: status.state === 'open' ? status.pushes : 0 });
+      const agreed =
+        typeof notifications === 'object' && notifications !== null
+          ? (notifications as { taskIds?: unknown }).taskIds
+          : undefined;
+      this.#set({
+        state: 'open',
+        id: stream.id,
+        taskIds,
+        agreed: Array.isArray(agreed) ? agreed.filter((id) => typeof id === 'string') : [],
+        pushes: status.state === 'open' ? status.pushes : 0,
+      });
       return true;
     }
     if (notification.method === Method.notificationsTasks) {
       // A push proves the stream is up even if its acknowledgement was lost.
       this.#scheduler.clearTimeout(this.#ackTimer);
-      this.#set(status.state === 'open' ? { ...status, pushes: status.pushes + 1 } : { state: 'open', id: stream.id, taskIds, agreed: taskIds, pushes: 1 });
+      this.#set(
+        status.state === 'open'
+          ? { ...status, pushes: status.pushes + 1 }
+          : { state: 'open', id: stream.id, taskIds, agreed: taskIds, pushes: 1 },
+      );
       return true;
     }
     return false;
@@ -127,7 +146,10 @@ export class TaskSubscription {
   #open(): void {
     if (!this.#enabled) return;
     if (!this.#linkUp || this.#client.state !== 'open') {
-      this.#end({ state: 'waiting', reason: 'the link is down; re-opened after the reconnect' }, 'link down');
+      this.#end(
+        { state: 'waiting', reason: 'the link is down; re-opened after the reconnect' },
+        'link down',
+      );
       return;
     }
     if (this.#taskIds.length === 0) {
@@ -144,13 +166,18 @@ export class TaskSubscription {
         onerror: (error: CallError) => {
           if (this.#stream !== stream) return;
           this.#stream = undefined;
-          this.#set({ state: 'refused', ...('code' in error ? { code: error.code } : {}), message: error.message });
+          this.#set({
+            state: 'refused',
+            ...('code' in error ? { code: error.code } : {}),
+            message: error.message,
+          });
         },
         onclose: (reason) => {
           if (this.#stream !== stream) return;
           this.#stream = undefined;
           this.#scheduler.clearTimeout(this.#ackTimer);
-          if (this.#status.state !== 'refused') this.#set(this.#enabled ? { state: 'waiting', reason } : { state: 'off' });
+          if (this.#status.state !== 'refused')
+            this.#set(this.#enabled ? { state: 'waiting', reason } : { state: 'off' });
         },
       },
     );

@@ -5,13 +5,24 @@
  */
 import { z } from 'zod';
 import { Method } from '../protocol/constants.ts';
-import { CallToolResultSchema, CreateTaskResultSchema, InputRequestSchema, type CallToolResult, type CreateTaskResult, type InputRequest } from '../protocol/task.ts';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  InputRequestSchema,
+  type CallToolResult,
+  type CreateTaskResult,
+  type InputRequest,
+} from '../protocol/task.ts';
 import type { InvalidResponseError } from './rpc-error.ts';
 import type { RpcClient } from './rpc-client.ts';
 
 export type ToolCallOutcome =
   | { kind: 'task'; task: CreateTaskResult }
-  | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string | undefined }
+  | {
+      kind: 'input_required';
+      inputRequests: Record<string, InputRequest>;
+      requestState: string | undefined;
+    }
   | { kind: 'result'; result: CallToolResult };
 
 const InputRequiredResultSchema = z.looseObject({
@@ -50,15 +61,22 @@ export async function callTool(client: RpcClient, call: ToolCallRequest): Promis
   switch (result['resultType']) {
     case 'task': {
       // T3: a task handle to a request that did not declare the extension is a server bug.
-      if (!call.tasks) throw invalid('task result on a request that did not declare the tasks extension (T3)');
+      if (!call.tasks)
+        throw invalid('task result on a request that did not declare the tasks extension (T3)');
       const task = CreateTaskResultSchema.safeParse(result);
-      if (!task.success) throw invalid(`malformed CreateTaskResult: ${z.prettifyError(task.error)}`);
+      if (!task.success)
+        throw invalid(`malformed CreateTaskResult: ${z.prettifyError(task.error)}`);
       return { kind: 'task', task: task.data };
     }
     case 'input_required': {
       const input = InputRequiredResultSchema.safeParse(result);
-      if (!input.success) throw invalid(`malformed input_required result: ${z.prettifyError(input.error)}`);
-      return { kind: 'input_required', inputRequests: input.data.inputRequests, requestState: input.data.requestState };
+      if (!input.success)
+        throw invalid(`malformed input_required result: ${z.prettifyError(input.error)}`);
+      return {
+        kind: 'input_required',
+        inputRequests: input.data.inputRequests,
+        requestState: input.data.requestState,
+      };
     }
     case 'complete':
     case undefined: {

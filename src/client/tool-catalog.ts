@@ -18,7 +18,10 @@ export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 const ToolsListResultSchema = z.looseObject({ tools: z.array(z.unknown()) });
 
 /** Lists the server's tools (one page; the playground server has no cursor). */
-export async function listTools(client: RpcClient, options: { tasks: boolean }): Promise<ToolInfo[]> {
+export async function listTools(
+  client: RpcClient,
+  options: { tasks: boolean },
+): Promise<ToolInfo[]> {
   const result = ToolsListResultSchema.parse(await client.request(Method.toolsList, {}, options));
   return result.tools.flatMap((tool) => {
     const parsed = ToolInfoSchema.safeParse(tool);

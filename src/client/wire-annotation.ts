@@ -46,7 +46,13 @@ const ACKNOWLEDGING = new Set(['tasks/update', 'tasks/cancel']);
 function resultGist(result: Record<string, unknown>, method: string | undefined): string {
   const resultType = stringField(result, 'resultType');
   // `complete` here would read as "the task completed"; the ack means only "received" (T14, T17).
-  if (method !== undefined && ACKNOWLEDGING.has(method) && resultType === 'complete' && stringField(result, 'status') === undefined) return 'ack';
+  if (
+    method !== undefined &&
+    ACKNOWLEDGING.has(method) &&
+    resultType === 'complete' &&
+    stringField(result, 'status') === undefined
+  )
+    return 'ack';
   const status = stringField(result, 'status');
   if (resultType === 'task') return `task ${status ?? ''}`.trim();
   if (status) return status;
@@ -57,12 +63,20 @@ function resultGist(result: Record<string, unknown>, method: string | undefined)
 /** Annotates entries in order; remembers request methods by direction and id. */
 export class WireAnnotator {
   /** What each request was, by `connection|direction:id`, so its response can say what it answers (each client counts ids from 1). */
-  readonly #requests = new Map<string, { method: string; taskId: string | undefined; answers: number }>();
+  readonly #requests = new Map<
+    string,
+    { method: string; taskId: string | undefined; answers: number }
+  >();
 
   /** Requests one copy of a two-copy (duplicated) response has named: the other copy names them too, then they go. */
   readonly #firstCopies = new Set<string>();
 
-  #answered(connection: string | undefined, direction: WireDirection, id: string | number | null, mark: NetMark | undefined): { method: string; taskId: string | undefined } | undefined {
+  #answered(
+    connection: string | undefined,
+    direction: WireDirection,
+    id: string | number | null,
+    mark: NetMark | undefined,
+  ): { method: string; taskId: string | undefined } | undefined {
     if (id === null) return undefined;
     const key = `${connection ?? ''}|${opposite(direction)}:${id}`;
     const request = this.#requests.get(key);
@@ -100,30 +114,69 @@ export class WireAnnotator {
       case 'request': {
         const { id, method, params } = parsed.message;
         const taskId = stringField(params, 'taskId');
-        this.#requests.set(`${entry.connection ?? ''}|${entry.direction}:${id}`, { method, taskId, answers: entry.net?.duplicated ? 2 : 1 });
-        row = { ...base, kind: 'request', method, id, taskId, gist: stringField(params, 'name') ?? '' };
+        this.#requests.set(`${entry.connection ?? ''}|${entry.direction}:${id}`, {
+          method,
+          taskId,
+          answers: entry.net?.duplicated ? 2 : 1,
+        });
+        row = {
+          ...base,
+          kind: 'request',
+          method,
+          id,
+          taskId,
+          gist: stringField(params, 'name') ?? '',
+        };
         break;
       }
       case 'notification': {
         const { method, params } = parsed.message;
-        row = { ...base, kind: 'notification', method, id: undefined, taskId: stringField(params, 'taskId'), gist: stringField(params, 'status') ?? '' };
+        row = {
+          ...base,
+          kind: 'notification',
+          method,
+          id: undefined,
+          taskId: stringField(params, 'taskId'),
+          gist: stringField(params, 'status') ?? '',
+        };
         break;
       }
       case 'result': {
         const { id, result } = parsed.message;
         const request = this.#answered(entry.connection, entry.direction, id, entry.net);
         const taskId = stringField(result, 'taskId') ?? request?.taskId;
-        row = { ...base, kind: 'result', method: request?.method, id, taskId, gist: resultGist(result, request?.method) };
+        row = {
+          ...base,
+          kind: 'result',
+          method: request?.method,
+          id,
+          taskId,
+          gist: resultGist(result, request?.method),
+        };
         break;
       }
       case 'error': {
         const { id, error } = parsed.message;
         const request = this.#answered(entry.connection, entry.direction, id, entry.net);
-        row = { ...base, kind: 'error', method: request?.method, id, taskId: request?.taskId, gist: `error ${error.code}` };
+        row = {
+          ...base,
+          kind: 'error',
+          method: request?.method,
+          id,
+          taskId: request?.taskId,
+          gist: `error ${error.code}`,
+        };
         break;
       }
       case 'invalid':
-        row = { ...base, kind: 'invalid', method: undefined, id: undefined, taskId: undefined, gist: 'invalid' };
+        row = {
+          ...base,
+          kind: 'invalid',
+          method: undefined,
+          id: undefined,
+          taskId: undefined,
+          gist: 'invalid',
+        };
         break;
     }
     return { ...row, search: searchText(row) };
@@ -144,7 +197,10 @@ export function netWords(row: Pick<WireRow, 'net' | 'reissueOf'>): string[] {
 }
 
 function searchText(row: Omit<WireRow, 'search'>): string {
-  return [row.method, row.id, row.taskId, row.gist, row.kind, row.connection, ...netWords(row)].filter((part) => part !== undefined && part !== null).join(' ').toLowerCase();
+  return [row.method, row.id, row.taskId, row.gist, row.kind, row.connection, ...netWords(row)]
+    .filter((part) => part !== undefined && part !== null)
+    .join(' ')
+    .toLowerCase();
 }
 
 /** The row after a later fact about the message it shows (it arrived, or was lost in flight). */

@@ -32,7 +32,8 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     // tasks.mdx "Capabilities" and "Capability Negotiation": a `tasks` capability exchanged during initialization.
     id: 'where',
     topic: 'Where tasks live',
-    before: 'A utility of the core protocol; support declared once, as a `tasks` capability during `initialize`.',
+    before:
+      'A utility of the core protocol; support declared once, as a `tasks` capability during `initialize`.',
     now: 'The `io.modelcontextprotocol/tasks` extension, declared in `clientCapabilities` on every request.',
     scenario: 'extension-off',
     specIds: ['T1', 'M4'],
@@ -41,7 +42,8 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     // tasks.mdx "Creating Tasks" (the `task` field in params) and "Tool-Level Negotiation"; schema.ts `ToolExecution`.
     id: 'who-asks',
     topic: 'Who makes a task',
-    before: 'The caller adds a `task` field to the request\'s params; a tool in `tools/list` may say `execution.taskSupport` (`forbidden` when absent).',
+    before:
+      "The caller adds a `task` field to the request's params; a tool in `tools/list` may say `execution.taskSupport` (`forbidden` when absent).",
     now: 'The server decides per request. No task parameter, no per-tool flag in `tools/list`.',
     scenario: 'no-tool-flag',
     specIds: ['T2', 'M2'],
@@ -50,7 +52,8 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     // tasks.mdx "Creating Tasks" and "Data Types"; schema.ts `CreateTaskResult { task: Task }`.
     id: 'handle',
     topic: 'The handle',
-    before: 'A `CreateTaskResult` with the task nested under `task`; its fields are `ttl` and `pollInterval`.',
+    before:
+      'A `CreateTaskResult` with the task nested under `task`; its fields are `ttl` and `pollInterval`.',
     now: 'Flat: `resultType: "task"` beside `taskId`, `status`, `ttlMs`, `pollIntervalMs`.',
     scenario: 'happy-path',
     specIds: ['T6', 'T7'],
@@ -68,7 +71,7 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     // tasks.mdx "Listing Tasks" (cursor pagination) and "Task Isolation and Access Control"; also the digest, T21.
     id: 'list',
     topic: 'Listing tasks',
-    before: '`tasks/list` pages through the caller\'s tasks.',
+    before: "`tasks/list` pages through the caller's tasks.",
     now: 'Gone: `-32601`. The client keeps the taskIds it cares about.',
     scenario: 'removed-methods',
     specIds: ['T12', 'T21'],
@@ -77,7 +80,8 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     // tasks.mdx "Input Required Status" and the sequence "Task-Augmented Tool Call With Elicitation".
     id: 'input',
     topic: 'Input during a task',
-    before: 'Ordinary server-to-client requests (e.g. `elicitation/create`) tagged with the task, sent while the client waits on `tasks/result`.',
+    before:
+      'Ordinary server-to-client requests (e.g. `elicitation/create`) tagged with the task, sent while the client waits on `tasks/result`.',
     now: '`inputRequests` in `tasks/get`, keyed; answered with `tasks/update` `inputResponses`.',
     scenario: 'input-required-once',
     specIds: ['T14', 'T15'],
@@ -87,7 +91,7 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     id: 'scope',
     topic: 'What a task belongs to',
     before: 'The authorization context, when there is one; without one, whoever holds the id.',
-    now: 'No sessions: the caller\'s identity. Any connection, or any node that shares the task store, reaches it by `taskId`.',
+    now: "No sessions: the caller's identity. Any connection, or any node that shares the task store, reaches it by `taskId`.",
     scenario: 'handle-not-session',
     specIds: ['C1', 'T20', 'M5'],
   },
@@ -97,17 +101,28 @@ export const DESIGN_CHANGES: readonly DesignChange[] = [
     topic: 'Which requests',
     before: 'Either side could run tasks: a client too, for sampling or elicitation.',
     now: 'Only `tools/call`, on the server; `resultType: "task"` on any other result is invalid.',
-    tests: [{ file: 'tests/unit/client/task-capable-methods.test.ts', name: 'T5: the client treats a task handle answering tasks/get, tools/list or server/discover as an invalid response' }],
+    tests: [
+      {
+        file: 'tests/unit/client/task-capable-methods.test.ts',
+        name: 'T5: the client treats a task handle answering tasks/get, tools/list or server/discover as an invalid response',
+      },
+    ],
     specIds: ['T5'],
   },
   {
     // tasks.mdx "Task Status Notification" and "Task Notifications"; schema.ts `TaskStatusNotification`.
     id: 'push',
     topic: 'Push',
-    before: 'Optional `notifications/tasks/status`, carrying the whole task; the client should poll anyway.',
+    before:
+      'Optional `notifications/tasks/status`, carrying the whole task; the client should poll anyway.',
     now: '`subscriptions/listen` for `taskIds`; each `notifications/tasks` carries the full task.',
     scenario: 'push-and-poll',
-    tests: [{ file: 'tests/unit/server/node-host.test.ts', name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect' }],
+    tests: [
+      {
+        file: 'tests/unit/server/node-host.test.ts',
+        name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect',
+      },
+    ],
     specIds: ['T18', 'C9'],
   },
 ];
@@ -142,7 +157,7 @@ export const WHY_SHARED_STORAGE: readonly StoragePoint[] = [
   },
   {
     id: 'outlive-process',
-    text: 'A task kept in one worker\'s memory dies with it: after Kill server its id answers `-32602`.',
+    text: "A task kept in one worker's memory dies with it: after Kill server its id answers `-32602`.",
     scenario: 'kill-memory-store',
     specIds: ['T13'],
   },

@@ -26,7 +26,8 @@ export interface InterviewQuestion {
 export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
   {
     id: 'async-call-result',
-    question: 'A server decides to run a `tools/call` asynchronously. What exactly comes back, and when?',
+    question:
+      'A server decides to run a `tools/call` asynchronously. What exactly comes back, and when?',
     answer:
       'At once, a `CreateTaskResult` in place of the `CallToolResult`. It is flat: `resultType: "task"` beside the task fields `taskId`, `status` (`working`), `createdAt`, `lastUpdatedAt`, `ttlMs` and `pollIntervalMs`, with nothing nested under a `task` key. The server stores the task before it sends the handle, so a `tasks/get` for that `taskId` resolves straight away. The tool\'s own result comes later, inlined as `result` in a `tasks/get` answer once the status is `completed`.',
     proveIt: 'happy-path',
@@ -55,7 +56,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'tool-error',
     question: 'A tool reports an error while running as a task. Does the task end `failed`?',
     answer:
-      'No. `completed` covers every tool result, including one with `isError: true`: the tool ran and reported its own failure, and the task\'s `result` carries it (`failing_job`). `failed` is kept for a JSON-RPC error during execution, and then the task carries `error`, a JSON-RPC error object with `code` and `message` (`protocol_error_job` ends `failed` with `-32603`). So a client reads `result.isError` on a completed task, not only its status.',
+      "No. `completed` covers every tool result, including one with `isError: true`: the tool ran and reported its own failure, and the task's `result` carries it (`failing_job`). `failed` is kept for a JSON-RPC error during execution, and then the task carries `error`, a JSON-RPC error object with `code` and `message` (`protocol_error_job` ends `failed` with `-32603`). So a client reads `result.isError` on a completed task, not only its status.",
     proveIt: 'tool-vs-protocol-error',
     alsoSee: [],
     specIds: ['T10', 'T11'],
@@ -68,8 +69,14 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     proveIt: 'input-required-once',
     alsoSee: ['partial-answers'],
     tests: [
-      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty' },
-      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' },
+      {
+        file: 'tests/unit/server/tasks-extension.test.ts',
+        name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty',
+      },
+      {
+        file: 'tests/unit/server/tasks-extension.test.ts',
+        name: 'T15: an answer for an already answered key is ignored',
+      },
     ],
     specIds: ['C10', 'T14', 'T15', 'T22'],
   },
@@ -80,7 +87,12 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
       'A partial `tasks/update` is allowed. The answered key leaves `inputRequests` (this server removes it at once), the other stays, and the task stays `input_required` until that one is answered too; then it returns to `working`. Sending the first answer again changes nothing: an answered key is ignored.',
     proveIt: 'partial-answers',
     alsoSee: [],
-    tests: [{ file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' }],
+    tests: [
+      {
+        file: 'tests/unit/server/tasks-extension.test.ts',
+        name: 'T15: an answer for an already answered key is ignored',
+      },
+    ],
     specIds: ['T14', 'T15'],
   },
   {
@@ -96,7 +108,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'handle-not-session',
     question: 'Why is a task a handle (a `taskId`) rather than part of a session?',
     answer:
-      'Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, reloaded page or second tab can poll, on any server node that shares the task store. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like a missing one.',
+      "Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, reloaded page or second tab can poll, on any server node that shares the task store. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller's identity, and another identity's task answers `-32602`, exactly like a missing one.",
     proveIt: 'handle-not-session',
     alsoSee: ['drop-after-create', 'reload-mid-task'],
     specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
@@ -105,7 +117,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'operational-consequence',
     question: 'What is the operational consequence for whoever runs the server?',
     answer:
-      'Tasks need storage that every server node can reach and that outlives one process. The task must be stored before its handle is sent, any node may be asked `tasks/get`, `tasks/update` or `tasks/cancel` for it, and the job must see answers and cancel requests that reached another node. Kept in one worker\'s memory, a task dies with the worker: after a kill its id answers `-32602`. In the playground\'s IndexedDB store it survives, and a fresh worker carries a resumable job on from its last checkpoint, under a lease so that two workers never run it at once.',
+      "Tasks need storage that every server node can reach and that outlives one process. The task must be stored before its handle is sent, any node may be asked `tasks/get`, `tasks/update` or `tasks/cancel` for it, and the job must see answers and cancel requests that reached another node. Kept in one worker's memory, a task dies with the worker: after a kill its id answers `-32602`. In the playground's IndexedDB store it survives, and a fresh worker carries a resumable job on from its last checkpoint, under a lease so that two workers never run it at once.",
     proveIt: 'kill-memory-store',
     alsoSee: ['kill-durable-store'],
     specIds: ['C1', 'T8', 'T13'],
@@ -114,20 +126,30 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'polling',
     question: 'How often should a client poll, and what should it do to survive a crash or reload?',
     answer:
-      'At the task\'s `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return, and polling stays valid beside it. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.',
+      "At the task's `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return, and polling stays valid beside it. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.",
     proveIt: 'poll-interval-honoured',
     alsoSee: ['push-and-poll', 'reload-mid-task'],
-    tests: [{ file: 'tests/unit/server/node-host.test.ts', name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect' }],
+    tests: [
+      {
+        file: 'tests/unit/server/node-host.test.ts',
+        name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect',
+      },
+    ],
     specIds: ['C9', 'T6', 'T12', 'T18'],
   },
   {
     id: 'ttl',
     question: 'What does `ttlMs` mean, and what happens when it runs out?',
     answer:
-      '`ttlMs` is the task\'s lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 unless the tool sets its own. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s by default, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. The scenario uses `flash_sale_quote`, whose own settings are shorter: `ttlMs` 4000 for a job of about 10 s, and deletion 4 s after expiry (`purgeAfterMs`), so the whole path takes about 8 s. A client may give up on a task whose TTL has passed.',
+      "`ttlMs` is the task's lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 unless the tool sets its own. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s by default, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. The scenario uses `flash_sale_quote`, whose own settings are shorter: `ttlMs` 4000 for a job of about 10 s, and deletion 4 s after expiry (`purgeAfterMs`), so the whole path takes about 8 s. A client may give up on a task whose TTL has passed.",
     proveIt: 'ttl-expiry',
     alsoSee: [],
-    tests: [{ file: 'tests/unit/server/ttl-expiry.test.ts', name: 'T13: by default a task lives 300000 ms, then stays failed for 60 s before it answers -32602' }],
+    tests: [
+      {
+        file: 'tests/unit/server/ttl-expiry.test.ts',
+        name: 'T13: by default a task lives 300000 ms, then stays failed for 60 s before it answers -32602',
+      },
+    ],
     specIds: ['T6', 'T13'],
   },
   {

@@ -49,7 +49,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'tasks-are-core',
     myth: 'Tasks are part of the core protocol and always available.',
     truth:
-      'They are an extension, declared per request. Without `io.modelcontextprotocol/tasks` in the request\'s `clientCapabilities`, a call answers synchronously or with `-32021`, never with a task.',
+      "They are an extension, declared per request. Without `io.modelcontextprotocol/tasks` in the request's `clientCapabilities`, a call answers synchronously or with `-32021`, never with a task.",
     experiment: 'extension-off',
     specIds: ['M4', 'T1', 'T3'],
   },
@@ -57,16 +57,21 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'taskid-is-session',
     myth: 'A `taskId` is a session id, tied to the connection or node that created it.',
     truth:
-      'A new connection gets the task by its `taskId`, and so does a second tab, whose own server worker reads the same IndexedDB store (with the in-memory store, a fresh worker answers `-32602`). The id is tied to the caller\'s identity, not the connection: another identity gets `-32602` too.',
+      "A new connection gets the task by its `taskId`, and so does a second tab, whose own server worker reads the same IndexedDB store (with the in-memory store, a fresh worker answers `-32602`). The id is tied to the caller's identity, not the connection: another identity gets `-32602` too.",
     experiment: 'handle-not-session',
-    tests: [{ file: 'tests/e2e/durability.e2e.ts', name: 'T13: with the in-memory store, a killed worker loses the task (-32602)' }],
+    tests: [
+      {
+        file: 'tests/e2e/durability.e2e.ts',
+        name: 'T13: with the in-memory store, a killed worker loses the task (-32602)',
+      },
+    ],
     specIds: ['M5', 'C1', 'T20', 'T13'],
   },
   {
     id: 'id-is-permission',
     myth: 'Whoever knows a `taskId` can read the task and its result.',
     truth:
-      'An id is a reference, not a permission. Every `tasks/*` request is checked against the caller\'s identity, and another identity\'s task answers `-32602`, exactly like one that does not exist.',
+      "An id is a reference, not a permission. Every `tasks/*` request is checked against the caller's identity, and another identity's task answers `-32602`, exactly like one that does not exist.",
     experiment: 'handle-not-session',
     specIds: ['T20', 'M5'],
   },
@@ -74,7 +79,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'iserror-is-failed',
     myth: 'A tool that returns `isError: true` ends its task `failed`.',
     truth:
-      'It ends `completed`, with the tool\'s error result in `result`. `failed` means a JSON-RPC error during execution, carried as `error` with a `code`.',
+      "It ends `completed`, with the tool's error result in `result`. `failed` means a JSON-RPC error during execution, carried as `error` with a `code`.",
     experiment: 'tool-vs-protocol-error',
     specIds: ['T11', 'T10'],
   },
@@ -109,14 +114,20 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
       'Its ack is the same empty `{resultType: "complete"}` whichever keys it carried: answers for unknown or already answered keys are ignored, without an error. Only the next `tasks/get` shows what changed.',
     experiment: 'input-required-once',
     tests: [
-      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty' },
-      { file: 'tests/unit/server/tasks-extension.test.ts', name: 'T15: an answer for an already answered key is ignored' },
+      {
+        file: 'tests/unit/server/tasks-extension.test.ts',
+        name: 'T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty',
+      },
+      {
+        file: 'tests/unit/server/tasks-extension.test.ts',
+        name: 'T15: an answer for an already answered key is ignored',
+      },
     ],
     specIds: ['T15'],
   },
   {
     id: 'memory-is-enough',
-    myth: 'Keeping tasks in the server process\'s memory is fine.',
+    myth: "Keeping tasks in the server process's memory is fine.",
     truth:
       'Kill the worker and every task it held is gone: its id answers `-32602`. Tasks must outlive a process and be reachable from any node, so they need shared, durable storage.',
     experiment: 'kill-memory-store',
@@ -136,7 +147,12 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     truth:
       'The page keeps each `taskId` and what it knew in IndexedDB, and resumes polling after the reload. A question answered before the reload is not asked again.',
     experiment: 'reload-mid-task',
-    tests: [{ file: 'tests/e2e/durability.e2e.ts', name: 'T14, T15: a key answered offline just before a reload is sent after it, and never asked again' }],
+    tests: [
+      {
+        file: 'tests/e2e/durability.e2e.ts',
+        name: 'T14, T15: a key answered offline just before a reload is sent after it, and never asked again',
+      },
+    ],
     specIds: ['T12', 'T14'],
   },
   {
@@ -154,8 +170,14 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
       'Push is optional: a `notifications/tasks` carries the whole task, as `tasks/get` returns it, and the client keeps polling beside it. When the stream drops, polling alone follows the task to the end.',
     experiment: 'push-and-poll',
     tests: [
-      { file: 'tests/unit/server/node-host.test.ts', name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect' },
-      { file: 'tests/unit/client/task-subscription.test.ts', name: 'T18: polling carries on when the stream is dropped, and the task still completes' },
+      {
+        file: 'tests/unit/server/node-host.test.ts',
+        name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect',
+      },
+      {
+        file: 'tests/unit/client/task-subscription.test.ts',
+        name: 'T18: polling carries on when the stream is dropped, and the task still completes',
+      },
     ],
     specIds: ['T18', 'C9'],
   },

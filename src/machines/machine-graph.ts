@@ -75,13 +75,16 @@ type Named = { type?: unknown; params?: unknown };
 function guardLabel(guard: unknown): string | undefined {
   if (guard === undefined) return undefined;
   if (typeof guard === 'string') return guard;
-  if (typeof guard === 'function') return guard.name && guard.name !== 'guard' ? guard.name : 'inline guard';
+  if (typeof guard === 'function')
+    return guard.name && guard.name !== 'guard' ? guard.name : 'inline guard';
   if (typeof guard === 'object' && guard !== null) {
     const { type, params } = guard as Named;
     const name = typeof type === 'string' ? type : 'guard';
     // Static params are part of the guard's meaning; params computed from the event are not known here.
     if (typeof params === 'object' && params !== null) {
-      const values = Object.values(params).filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
+      const values = Object.values(params).filter(
+        (v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
+      );
       if (values.length > 0) return `${name}(${values.join(', ')})`;
     }
     return name;
@@ -110,7 +113,11 @@ function invokedSrc(node: AnyStateNode, invokeId: string): string {
   return typeof src === 'string' ? src : invokeId;
 }
 
-function describeTrigger(t: AnyTransitionDefinition): { trigger: TriggerKind; event: string; delay?: string } {
+function describeTrigger(t: AnyTransitionDefinition): {
+  trigger: TriggerKind;
+  event: string;
+  delay?: string;
+} {
   const eventType = String(t.eventType);
   if (eventType === '') return { trigger: 'always', event: 'always' };
   const delay = (t as { delay?: unknown }).delay;
@@ -118,8 +125,15 @@ function describeTrigger(t: AnyTransitionDefinition): { trigger: TriggerKind; ev
     const label = delayLabel(delay ?? eventType.slice('xstate.after.'.length).split('.')[0]);
     return { trigger: 'after', event: `after ${label}`, delay: label };
   }
-  for (const [prefix, trigger] of [['xstate.done.actor.', 'done'], ['xstate.error.actor.', 'error']] as const) {
-    if (eventType.startsWith(prefix)) return { trigger, event: `${trigger} ${invokedSrc(t.source, eventType.slice(prefix.length))}` };
+  for (const [prefix, trigger] of [
+    ['xstate.done.actor.', 'done'],
+    ['xstate.error.actor.', 'error'],
+  ] as const) {
+    if (eventType.startsWith(prefix))
+      return {
+        trigger,
+        event: `${trigger} ${invokedSrc(t.source, eventType.slice(prefix.length))}`,
+      };
   }
   if (eventType.startsWith('xstate.done.state.')) return { trigger: 'done', event: 'done' };
   return { trigger: 'event', event: eventType };
@@ -131,7 +145,9 @@ function describeTrigger(t: AnyTransitionDefinition): { trigger: TriggerKind; ev
  * `@xstate.microstep` (a provided machine has its own node objects, so
  * identity cannot be used).
  */
-export function transitionKey(t: Pick<AnyTransitionDefinition, 'source' | 'eventType' | 'target' | 'guard'>): string {
+export function transitionKey(
+  t: Pick<AnyTransitionDefinition, 'source' | 'eventType' | 'target' | 'guard'>,
+): string {
   const targets = (t.target ?? []).map((n) => n.id).join(',');
   return `${t.source.id}|${String(t.eventType)}|${targets}|${guardLabel(t.guard) ?? ''}`;
 }
@@ -140,7 +156,7 @@ export function transitionKey(t: Pick<AnyTransitionDefinition, 'source' | 'event
 function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
   // `after` transitions are also in `node.transitions` under their xstate.after.* event.
   const evented = [...node.transitions.values()].flat();
-  return [...evented, ...node.always ?? []];
+  return [...evented, ...(node.always ?? [])];
 }
 
 function nodeKind(node: AnyStateNode): GraphNodeKind {
@@ -230,7 +246,9 @@ export function activeStateIds(rootId: string, value: StateValue): string[] {
 /** Only the deepest active states: one per parallel region, or the final state. */
 export function activeLeafIds(graph: MachineGraph, value: StateValue): string[] {
   const active = new Set(activeStateIds(graph.rootId, value));
-  return graph.nodes.filter((n) => active.has(n.id) && !n.children.some((c) => active.has(c))).map((n) => n.id);
+  return graph.nodes
+    .filter((n) => active.has(n.id) && !n.children.some((c) => active.has(c)))
+    .map((n) => n.id);
 }
 
 /** A learner's label for any event an actor processed (`xstate.init` -> `start`). */

@@ -109,12 +109,19 @@ const DEFAULT_POLL_INTERVAL_MS = 1000;
 export function rpcErrorCode(e: unknown): number | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const { code, message } = e as { code?: unknown; message?: unknown };
-  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string' ? code : undefined;
+  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string'
+    ? code
+    : undefined;
 }
 
 function describeError(e: unknown): { code?: number; message: string } {
   const code = rpcErrorCode(e);
-  const message = e instanceof Error ? e.message : typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : String(e);
+  const message =
+    e instanceof Error
+      ? e.message
+      : typeof e === 'object' && e !== null && 'message' in e
+        ? String(e.message)
+        : String(e);
   return code === undefined ? { message } : { code, message };
 }
 
@@ -123,17 +130,24 @@ export function backoffMs(failures: number): number {
   return Math.min(500 * 2 ** Math.max(0, failures - 1), 8000);
 }
 
-const intervalOf = (task: { pollIntervalMs?: number | undefined }) => task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+const intervalOf = (task: { pollIntervalMs?: number | undefined }) =>
+  task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
 
 /**
  * Polls and pushes can overtake each other (different server nodes, T18), so
  * an older report must not undo a newer one; one for another task is a bug upstream.
  */
 function isCurrent(context: TaskMachineContext, report: DetailedTask): boolean {
-  return report.taskId === context.taskId && Date.parse(report.lastUpdatedAt) >= Date.parse(context.task.lastUpdatedAt);
+  return (
+    report.taskId === context.taskId &&
+    Date.parse(report.lastUpdatedAt) >= Date.parse(context.task.lastUpdatedAt)
+  );
 }
 
-function applyReport(context: TaskMachineContext, report: DetailedTask): Partial<TaskMachineContext> {
+function applyReport(
+  context: TaskMachineContext,
+  report: DetailedTask,
+): Partial<TaskMachineContext> {
   if (!isCurrent(context, report)) return {};
   // Every poll repeats all outstanding requests (T14): keep the object already
   // shown for a key, add unseen keys, drop keys the server no longer lists.
@@ -142,7 +156,10 @@ function applyReport(context: TaskMachineContext, report: DetailedTask): Partial
   const pendingInputs = Object.fromEntries(
     requests
       .filter(([key]) => !context.answeredKeys.includes(key))
-      .map(([key, request]) => [key, Object.hasOwn(context.pendingInputs, key) ? context.pendingInputs[key]! : request]),
+      .map(([key, request]) => [
+        key,
+        Object.hasOwn(context.pendingInputs, key) ? context.pendingInputs[key]! : request,
+      ]),
   );
   return { task: report, pollIntervalMs: intervalOf(report), ttlMs: report.ttlMs, pendingInputs };
 }
@@ -159,7 +176,9 @@ export const taskMachine = setup({
   },
   delays: {
     pollInterval: ({ context }) =>
-      context.firstPollAt === undefined ? context.pollIntervalMs : Math.max(0, context.firstPollAt - context.now()),
+      context.firstPollAt === undefined
+        ? context.pollIntervalMs
+        : Math.max(0, context.firstPollAt - context.now()),
     // A failed tasks/get may still have reached the server, so a retry is never
     // sooner than the interval it asked for (T12), whatever the backoff says.
     backoff: ({ context }) => Math.max(context.pollIntervalMs, backoffMs(context.pollFailures)),
@@ -167,39 +186,55 @@ export const taskMachine = setup({
     cancelRetry: ({ context }) => backoffMs(context.cancelFailures),
   },
   guards: {
-    statusIs: ({ context }, params: { status: TaskStatus }) => context.task.status === params.status,
+    statusIs: ({ context }, params: { status: TaskStatus }) =>
+      context.task.status === params.status,
     // T13: the server may drop the task after createdAt + ttlMs. While the link is
     // down there is no asking: one interval of grace, then the task is given up.
     ttlPassed: ({ context }) =>
-      context.ttlMs !== null && context.now() > context.createdAt + context.ttlMs + context.pollIntervalMs,
+      context.ttlMs !== null &&
+      context.now() > context.createdAt + context.ttlMs + context.pollIntervalMs,
     // With the link up, the server has the last word: a poll sent after the TTL
     // sees the `failed` it recorded at expiry, or -32602 once it purged the task.
     // Only a server still saying "working" to that poll is given up on here.
     askedAfterTtl: ({ context }) =>
-      context.ttlMs !== null && context.lastPollSentAt !== undefined && context.lastPollSentAt > context.createdAt + context.ttlMs,
+      context.ttlMs !== null &&
+      context.lastPollSentAt !== undefined &&
+      context.lastPollSentAt > context.createdAt + context.ttlMs,
     intervalChanges: ({ context, event }) =>
-      event.type === 'task.notification' && isCurrent(context, event.task) && intervalOf(event.task) !== context.pollIntervalMs,
+      event.type === 'task.notification' &&
+      isCurrent(context, event.task) &&
+      intervalOf(event.task) !== context.pollIntervalMs,
     answersPending: ({ context, event }) =>
-      event.type === 'task.answer' && Object.keys(event.responses).some((key) => Object.hasOwn(context.pendingInputs, key)),
+      event.type === 'task.answer' &&
+      Object.keys(event.responses).some((key) => Object.hasOwn(context.pendingInputs, key)),
     hasUnsent: ({ context }) => Object.keys(context.unsent).length > 0,
     cancelIntended: ({ context }) => context.cancelRequested,
     linkDown: stateIn('#task.active.link.reconnecting'),
-    isGone: (_, params: { error: unknown }) => rpcErrorCode(params.error) === ErrorCode.InvalidParams,
+    isGone: (_, params: { error: unknown }) =>
+      rpcErrorCode(params.error) === ErrorCode.InvalidParams,
     isProtocolError: (_, params: { error: unknown }) => rpcErrorCode(params.error) !== undefined,
   },
   actions: {
-    applyReport: assign(({ context }, params: { report: DetailedTask }) => applyReport(context, params.report)),
-    recordError: assign((_, params: { error: unknown }) => ({ lastError: describeError(params.error) })),
+    applyReport: assign(({ context }, params: { report: DetailedTask }) =>
+      applyReport(context, params.report),
+    ),
+    recordError: assign((_, params: { error: unknown }) => ({
+      lastError: describeError(params.error),
+    })),
     // Answered keys leave pendingInputs at once, before the server catches up
     // (T15 is eventually consistent), so the next poll cannot re-ask them.
     recordAnswer: assign(({ context, event }) => {
       if (event.type !== 'task.answer') return {};
-      const answered = Object.entries(event.responses).filter(([key]) => Object.hasOwn(context.pendingInputs, key));
+      const answered = Object.entries(event.responses).filter(([key]) =>
+        Object.hasOwn(context.pendingInputs, key),
+      );
       const keys = answered.map(([key]) => key);
       return {
         unsent: { ...context.unsent, ...Object.fromEntries(answered) },
         answeredKeys: [...context.answeredKeys, ...keys],
-        pendingInputs: Object.fromEntries(Object.entries(context.pendingInputs).filter(([key]) => !keys.includes(key))),
+        pendingInputs: Object.fromEntries(
+          Object.entries(context.pendingInputs).filter(([key]) => !keys.includes(key)),
+        ),
       };
     }),
   },
@@ -243,11 +278,21 @@ export const taskMachine = setup({
         lifecycle: {
           initial: 'waiting',
           // T18: a pushed task is a poll result that costs no request.
-          on: { 'task.notification': { actions: { type: 'applyReport', params: ({ event }) => ({ report: event.task }) } } },
+          on: {
+            'task.notification': {
+              actions: { type: 'applyReport', params: ({ event }) => ({ report: event.task }) },
+            },
+          },
           states: {
             // T12: every tasks/get, the first included, waits pollIntervalMs.
             waiting: {
-              after: { pollInterval: [{ guard: 'askedAfterTtl', target: '#task.expired' }, { guard: 'linkDown', target: 'offline' }, { target: 'polling' }] },
+              after: {
+                pollInterval: [
+                  { guard: 'askedAfterTtl', target: '#task.expired' },
+                  { guard: 'linkDown', target: 'offline' },
+                  { target: 'polling' },
+                ],
+              },
               on: {
                 // Re-arm the timer only when a push changes the interval (T6), so
                 // a longer interval is honoured and routine pushes don't delay polls.
@@ -260,20 +305,30 @@ export const taskMachine = setup({
               },
             },
             polling: {
-              entry: assign({ polls: ({ context }) => context.polls + 1, firstPollAt: undefined, lastPollSentAt: ({ context }) => context.now() }),
+              entry: assign({
+                polls: ({ context }) => context.polls + 1,
+                firstPollAt: undefined,
+                lastPollSentAt: ({ context }) => context.now(),
+              }),
               invoke: {
                 src: 'pollTask',
                 input: ({ context }) => ({ taskId: context.taskId }),
                 onDone: {
                   target: 'waiting',
-                  actions: [{ type: 'applyReport', params: ({ event }) => ({ report: event.output }) }, assign({ pollFailures: 0 })],
+                  actions: [
+                    { type: 'applyReport', params: ({ event }) => ({ report: event.output }) },
+                    assign({ pollFailures: 0 }),
+                  ],
                 },
                 onError: [
                   // T13: unknown, expired or purged; asking again cannot help.
                   {
                     guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
                     target: '#task.gone',
-                    actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+                    actions: {
+                      type: 'recordError',
+                      params: ({ event }) => ({ error: event.error }),
+                    },
                   },
                   // C8: a lost request is re-issued; the taskId is all we need (M3).
                   {
@@ -287,12 +342,23 @@ export const taskMachine = setup({
               },
             },
             backoff: {
-              after: { backoff: [{ guard: 'ttlPassed', target: '#task.expired' }, { guard: 'linkDown', target: 'offline' }, { target: 'polling' }] },
+              after: {
+                backoff: [
+                  { guard: 'ttlPassed', target: '#task.expired' },
+                  { guard: 'linkDown', target: 'offline' },
+                  { target: 'polling' },
+                ],
+              },
             },
             // A poll is due but the link is down: poll the same taskId the moment it is back (M3).
             // Never sooner than pollIntervalMs after the last poll, which was before the wait (T12).
             offline: {
-              on: { 'connection.restored': [{ guard: 'ttlPassed', target: '#task.expired' }, { target: 'polling' }] },
+              on: {
+                'connection.restored': [
+                  { guard: 'ttlPassed', target: '#task.expired' },
+                  { target: 'polling' },
+                ],
+              },
             },
           },
         },
@@ -303,14 +369,23 @@ export const taskMachine = setup({
           states: {
             idle: { always: { guard: 'hasUnsent', target: 'sending' } },
             sending: {
-              entry: assign(({ context }) => ({ inFlight: { ...context.inFlight, ...context.unsent }, unsent: {} })),
+              entry: assign(({ context }) => ({
+                inFlight: { ...context.inFlight, ...context.unsent },
+                unsent: {},
+              })),
               invoke: {
                 src: 'sendUpdate',
-                input: ({ context }) => ({ taskId: context.taskId, inputResponses: context.inFlight }),
+                input: ({ context }) => ({
+                  taskId: context.taskId,
+                  inputResponses: context.inFlight,
+                }),
                 onDone: { target: 'idle', actions: assign({ inFlight: {}, updateFailures: 0 }) },
                 onError: [
                   {
-                    guard: { type: 'isProtocolError', params: ({ event }) => ({ error: event.error }) },
+                    guard: {
+                      type: 'isProtocolError',
+                      params: ({ event }) => ({ error: event.error }),
+                    },
                     target: 'idle',
                     actions: [
                       { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
@@ -336,7 +411,9 @@ export const taskMachine = setup({
             idle: {
               // A cancel intended before a reload is sent again (T17).
               always: { guard: 'cancelIntended', target: 'sending' },
-              on: { 'task.cancel': { target: 'sending', actions: assign({ cancelRequested: true }) } },
+              on: {
+                'task.cancel': { target: 'sending', actions: assign({ cancelRequested: true }) },
+              },
             },
             sending: {
               invoke: {
@@ -345,9 +422,15 @@ export const taskMachine = setup({
                 onDone: 'acknowledged',
                 onError: [
                   {
-                    guard: { type: 'isProtocolError', params: ({ event }) => ({ error: event.error }) },
+                    guard: {
+                      type: 'isProtocolError',
+                      params: ({ event }) => ({ error: event.error }),
+                    },
                     target: 'refused',
-                    actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+                    actions: {
+                      type: 'recordError',
+                      params: ({ event }) => ({ error: event.error }),
+                    },
                   },
                   {
                     target: 'retrying',
@@ -374,7 +457,9 @@ export const taskMachine = setup({
               on: {
                 'connection.lost': {
                   target: 'reconnecting',
-                  actions: assign(({ context, event }) => ({ link: { since: context.now(), reason: event.reason, attempt: 0 } })),
+                  actions: assign(({ context, event }) => ({
+                    link: { since: context.now(), reason: event.reason, attempt: 0 },
+                  })),
                 },
               },
             },
@@ -382,7 +467,12 @@ export const taskMachine = setup({
               on: {
                 'connection.retrying': {
                   actions: assign(({ context, event }) => ({
-                    link: { since: context.link?.since ?? context.now(), reason: context.link?.reason ?? 'link down', attempt: event.attempt, retryAt: event.retryAt },
+                    link: {
+                      since: context.link?.since ?? context.now(),
+                      reason: context.link?.reason ?? 'link down',
+                      attempt: event.attempt,
+                      retryAt: event.retryAt,
+                    },
                   })),
                 },
                 'connection.restored': 'online',

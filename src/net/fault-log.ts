@@ -33,11 +33,20 @@ export type FaultEvent = { seq: number; at: number } & (
 export type FaultKind = FaultEvent['kind'];
 
 /** A new event without `seq` and `at`, which the log assigns. */
-export type FaultEventInit = FaultEvent extends infer E ? (E extends FaultEvent ? Omit<E, 'seq' | 'at'> : never) : never;
+export type FaultEventInit = FaultEvent extends infer E
+  ? E extends FaultEvent
+    ? Omit<E, 'seq' | 'at'>
+    : never
+  : never;
 
 /** Events that hit every task at once: the link, the network, the server. */
 export function isGlobalFault(event: FaultEvent): boolean {
-  return event.kind.startsWith('link.') || event.kind.startsWith('network.') || event.kind.startsWith('server.') || event.kind === 'connect.refused';
+  return (
+    event.kind.startsWith('link.') ||
+    event.kind.startsWith('network.') ||
+    event.kind.startsWith('server.') ||
+    event.kind === 'connect.refused'
+  );
 }
 
 /**
@@ -45,13 +54,16 @@ export function isGlobalFault(event: FaultEvent): boolean {
  * about it, rules its messages fired, and every link, network and server fault.
  */
 export function faultsForTask(events: readonly FaultEvent[], taskId: string): FaultEvent[] {
-  return events.filter((event) => ('taskId' in event && event.taskId === taskId) || isGlobalFault(event));
+  return events.filter(
+    (event) => ('taskId' in event && event.taskId === taskId) || isGlobalFault(event),
+  );
 }
 
 /** One line a person can read, e.g. `lost ← tasks/get (loss)`. */
 export function describeFault(event: FaultEvent): string {
   const arrow = (direction: LinkDirection): string => (direction === 'out' ? '→' : '←');
-  const what = (e: PacketFacts): string => `${arrow(e.direction)} ${e.method ?? 'message'}${e.taskId ? ` ${e.taskId.slice(0, 8)}` : ''}`;
+  const what = (e: PacketFacts): string =>
+    `${arrow(e.direction)} ${e.method ?? 'message'}${e.taskId ? ` ${e.taskId.slice(0, 8)}` : ''}`;
   switch (event.kind) {
     case 'packet.lost':
       return `lost ${what(event)} (${event.reason === 'loss' ? 'loss rate' : event.reason === 'link-dropped' ? 'link dropped' : 'rule'})`;
@@ -98,7 +110,8 @@ export class FaultLog {
   add(at: number, init: FaultEventInit): FaultEvent {
     const event = { ...init, seq: ++this.#seq, at } as FaultEvent;
     this.#events.push(event);
-    if (this.#events.length > this.#limit) this.#events.splice(0, this.#events.length - this.#limit);
+    if (this.#events.length > this.#limit)
+      this.#events.splice(0, this.#events.length - this.#limit);
     for (const listener of this.#listeners) listener(event);
     return event;
   }

@@ -38,13 +38,41 @@ export interface FaultRule {
 
 /** The events the page offers to schedule on. */
 export const TRIGGERS = [
-  { id: 'create-task-result', label: 'the next CreateTaskResult arrives', when: { direction: 'in', kind: 'result', resultType: 'task' } },
-  { id: 'input-required', label: 'a task is reported input_required', when: { direction: 'in', status: 'input_required' } },
-  { id: 'update-arrives', label: 'a tasks/update reaches the server', when: { direction: 'out', kind: 'request', method: Method.tasksUpdate } },
-  { id: 'cancel-arrives', label: 'a tasks/cancel reaches the server', when: { direction: 'out', kind: 'request', method: Method.tasksCancel } },
-  { id: 'poll-answered', label: 'a tasks/get result arrives', when: { direction: 'in', kind: 'result', method: Method.tasksGet } },
-  { id: 'push-arrives', label: 'a notifications/tasks arrives', when: { direction: 'in', kind: 'notification', method: Method.notificationsTasks } },
-  { id: 'completed', label: 'a task is reported completed', when: { direction: 'in', status: 'completed' } },
+  {
+    id: 'create-task-result',
+    label: 'the next CreateTaskResult arrives',
+    when: { direction: 'in', kind: 'result', resultType: 'task' },
+  },
+  {
+    id: 'input-required',
+    label: 'a task is reported input_required',
+    when: { direction: 'in', status: 'input_required' },
+  },
+  {
+    id: 'update-arrives',
+    label: 'a tasks/update reaches the server',
+    when: { direction: 'out', kind: 'request', method: Method.tasksUpdate },
+  },
+  {
+    id: 'cancel-arrives',
+    label: 'a tasks/cancel reaches the server',
+    when: { direction: 'out', kind: 'request', method: Method.tasksCancel },
+  },
+  {
+    id: 'poll-answered',
+    label: 'a tasks/get result arrives',
+    when: { direction: 'in', kind: 'result', method: Method.tasksGet },
+  },
+  {
+    id: 'push-arrives',
+    label: 'a notifications/tasks arrives',
+    when: { direction: 'in', kind: 'notification', method: Method.notificationsTasks },
+  },
+  {
+    id: 'completed',
+    label: 'a task is reported completed',
+    when: { direction: 'in', status: 'completed' },
+  },
 ] as const satisfies readonly { id: string; label: string; when: MessageMatch }[];
 
 export type TriggerId = (typeof TRIGGERS)[number]['id'];
@@ -72,7 +100,11 @@ export function actionLabel(action: RuleAction): string {
   }
 }
 
-export function matchesMessage(match: MessageMatch, direction: LinkDirection, info: MessageInfo): boolean {
+export function matchesMessage(
+  match: MessageMatch,
+  direction: LinkDirection,
+  info: MessageInfo,
+): boolean {
   return (
     match.direction === direction &&
     (match.kind === undefined || match.kind === info.kind) &&
@@ -95,7 +127,12 @@ export class RuleBook {
   arm(trigger: TriggerId | { label: string; when: MessageMatch }, then: RuleAction): FaultRule {
     const event = typeof trigger === 'string' ? TRIGGERS.find((t) => t.id === trigger) : trigger;
     if (!event) throw new Error(`unknown trigger ${String(trigger)}`);
-    const rule: FaultRule = { id: `rule-${this.#nextId++}`, label: `When ${event.label}: ${actionLabel(then)}`, when: event.when, then };
+    const rule: FaultRule = {
+      id: `rule-${this.#nextId++}`,
+      label: `When ${event.label}: ${actionLabel(then)}`,
+      when: event.when,
+      then,
+    };
     this.#rules = [...this.#rules, rule];
     return rule;
   }

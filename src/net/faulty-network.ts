@@ -8,7 +8,13 @@
 import { FaultLog } from './fault-log.ts';
 import { RuleBook, type FaultRule } from './fault-rules.ts';
 import { FaultyTransport, type LinkContext } from './faulty-transport.ts';
-import { clampConditions, cleanLink, type DirectionConditions, type LinkConditions, type LinkDirection } from './link-conditions.ts';
+import {
+  clampConditions,
+  cleanLink,
+  type DirectionConditions,
+  type LinkConditions,
+  type LinkDirection,
+} from './link-conditions.ts';
 import { normalizeSeed, Prng } from './prng.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
 import type { Connector, PacketUpdate, Transport } from './transport.ts';
@@ -47,7 +53,9 @@ export class FaultyNetwork {
   constructor(options: FaultyNetworkOptions = {}) {
     this.scheduler = options.scheduler ?? realScheduler;
     this.#server = options.server;
-    this.#conditions = options.conditions ? { out: clampConditions(options.conditions.out), in: clampConditions(options.conditions.in) } : cleanLink();
+    this.#conditions = options.conditions
+      ? { out: clampConditions(options.conditions.out), in: clampConditions(options.conditions.in) }
+      : cleanLink();
     this.#prng = new Prng(options.seed ?? 1);
     this.#ctx = {
       scheduler: this.scheduler,
@@ -75,7 +83,11 @@ export class FaultyNetwork {
   /** Changes one direction's conditions; messages already in flight keep their fate. */
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void {
     this.#conditions = { ...this.#conditions, [direction]: clampConditions(conditions) };
-    this.log.add(this.scheduler.now(), { kind: 'conditions.changed', conditions: this.#conditions, seed: this.seed });
+    this.log.add(this.scheduler.now(), {
+      kind: 'conditions.changed',
+      conditions: this.#conditions,
+      seed: this.seed,
+    });
   }
 
   get seed(): number {
@@ -85,7 +97,11 @@ export class FaultyNetwork {
   /** Starts the random sequence over from `seed`: the same seed and settings replay the same fates. */
   reseed(seed: number): void {
     this.#prng = new Prng(normalizeSeed(seed));
-    this.log.add(this.scheduler.now(), { kind: 'conditions.changed', conditions: this.#conditions, seed: this.seed });
+    this.log.add(this.scheduler.now(), {
+      kind: 'conditions.changed',
+      conditions: this.#conditions,
+      seed: this.seed,
+    });
   }
 
   /** Links open now. */
@@ -110,7 +126,10 @@ export class FaultyNetwork {
       try {
         transport = await inner();
       } catch (error) {
-        this.log.add(this.scheduler.now(), { kind: 'connect.refused', reason: error instanceof Error ? error.message : String(error) });
+        this.log.add(this.scheduler.now(), {
+          kind: 'connect.refused',
+          reason: error instanceof Error ? error.message : String(error),
+        });
         throw error;
       }
       if (this.offline) transport.close('network offline');
@@ -184,13 +203,19 @@ export class FaultyNetwork {
     const generation = this.#server.generation;
     this.#server.restart();
     if (wasRunning) this.log.add(this.scheduler.now(), { kind: 'server.killed', generation });
-    this.log.add(this.scheduler.now(), { kind: 'server.started', generation: this.#server.generation });
+    this.log.add(this.scheduler.now(), {
+      kind: 'server.started',
+      generation: this.#server.generation,
+    });
   }
 
   #refuseIfOffline(): void {
     if (this.#offlineUntil === undefined) return;
     const left = Math.max(0, this.#offlineUntil - this.scheduler.now());
-    this.log.add(this.scheduler.now(), { kind: 'connect.refused', reason: `network offline (${(left / 1000).toFixed(1)} s left)` });
+    this.log.add(this.scheduler.now(), {
+      kind: 'connect.refused',
+      reason: `network offline (${(left / 1000).toFixed(1)} s left)`,
+    });
     throw new Error('network offline');
   }
 

@@ -9,7 +9,11 @@
  */
 import type { FaultLog } from './fault-log.ts';
 import type { FaultRule } from './fault-rules.ts';
-import { REORDER_HOLD_MS, type DirectionConditions, type LinkDirection } from './link-conditions.ts';
+import {
+  REORDER_HOLD_MS,
+  type DirectionConditions,
+  type LinkDirection,
+} from './link-conditions.ts';
 import { MessageTracker, type MessageInfo } from './message-info.ts';
 import type { Prng } from './prng.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -111,7 +115,13 @@ export class FaultyTransport implements Transport {
     const copyDelay = drawDelay(conditions, prng);
     const hold = prng.chance(conditions.reorderRate);
 
-    const mark: NetMark = { packet: this.#ctx.nextPacket(), link: this.link, direction, sentAt: now, delayMs: delay };
+    const mark: NetMark = {
+      packet: this.#ctx.nextPacket(),
+      link: this.link,
+      direction,
+      sentAt: now,
+      delayMs: delay,
+    };
     const facts = { direction, packet: mark.packet, link: this.link, ...pick(info) };
     if (lose) {
       mark.lost = 'loss';
@@ -126,11 +136,27 @@ export class FaultyTransport implements Transport {
       mark.heldMs = REORDER_HOLD_MS;
       mark.delayMs = delay + REORDER_HOLD_MS;
     }
-    this.#enqueue({ mark, message, info, order, deliverAt: now + mark.delayMs, copy: 1, seq: this.#seq++ });
+    this.#enqueue({
+      mark,
+      message,
+      info,
+      order,
+      deliverAt: now + mark.delayMs,
+      copy: 1,
+      seq: this.#seq++,
+    });
     if (duplicate) {
       mark.duplicated = true;
       log.add(now, { kind: 'packet.duplicated', ...facts });
-      this.#enqueue({ mark: { ...mark, delayMs: copyDelay }, message, info, order, deliverAt: now + copyDelay, copy: 2, seq: this.#seq++ });
+      this.#enqueue({
+        mark: { ...mark, delayMs: copyDelay },
+        message,
+        info,
+        order,
+        deliverAt: now + copyDelay,
+        copy: 2,
+        seq: this.#seq++,
+      });
     }
     return { ...mark };
   }
@@ -147,7 +173,10 @@ export class FaultyTransport implements Transport {
     if (this.#timerAt !== undefined && this.#timerAt <= head.deliverAt) return;
     if (this.#timer !== undefined) this.#ctx.scheduler.clearTimeout(this.#timer);
     this.#timerAt = head.deliverAt;
-    this.#timer = this.#ctx.scheduler.setTimeout(() => this.#flush(), Math.max(0, head.deliverAt - this.#ctx.scheduler.now()));
+    this.#timer = this.#ctx.scheduler.setTimeout(
+      () => this.#flush(),
+      Math.max(0, head.deliverAt - this.#ctx.scheduler.now()),
+    );
   }
 
   #flush(): void {
@@ -172,13 +201,27 @@ export class FaultyTransport implements Transport {
     if (item.copy === 1) {
       this.#inFlight[direction].delete(order);
       // Overtook an earlier message still in flight, or was overtaken by a later one.
-      reordered = [...this.#inFlight[direction]].some((o) => o < order) || this.#maxDelivered[direction] > order;
+      reordered =
+        [...this.#inFlight[direction]].some((o) => o < order) ||
+        this.#maxDelivered[direction] > order;
       this.#maxDelivered[direction] = Math.max(this.#maxDelivered[direction], order);
       this.#releaseHeld(direction, order, now);
-      if (reordered) log.add(now, { kind: 'packet.reordered', ...facts, ...(item.mark.heldMs ? { heldMs: item.mark.heldMs } : {}) });
+      if (reordered)
+        log.add(now, {
+          kind: 'packet.reordered',
+          ...facts,
+          ...(item.mark.heldMs ? { heldMs: item.mark.heldMs } : {}),
+        });
     }
     const rule = item.copy === 1 ? this.#ctx.takeRule(direction, item.info) : undefined;
-    if (rule) log.add(now, { kind: 'rule.fired', ruleId: rule.id, rule: rule.label, packet: item.mark.packet, ...(item.info.taskId ? { taskId: item.info.taskId } : {}) });
+    if (rule)
+      log.add(now, {
+        kind: 'rule.fired',
+        ruleId: rule.id,
+        rule: rule.label,
+        packet: item.mark.packet,
+        ...(item.info.taskId ? { taskId: item.info.taskId } : {}),
+      });
     if (rule?.then.kind === 'lose') {
       this.#lose(item, 'rule', now, rule.label);
       return;
@@ -191,10 +234,21 @@ export class FaultyTransport implements Transport {
         return;
       }
       if (item.copy === 1) {
-        this.#ctx.packetUpdate({ packet: item.mark.packet, at: now, deliveredAt: now, ...(reordered ? { reordered } : {}), ...(rule ? { rule: rule.label } : {}) });
+        this.#ctx.packetUpdate({
+          packet: item.mark.packet,
+          at: now,
+          deliveredAt: now,
+          ...(reordered ? { reordered } : {}),
+          ...(rule ? { rule: rule.label } : {}),
+        });
       }
     } else {
-      const mark: NetMark = { ...item.mark, deliveredAt: now, ...(reordered ? { reordered } : {}), ...(rule ? { rule: rule.label } : {}) };
+      const mark: NetMark = {
+        ...item.mark,
+        deliveredAt: now,
+        ...(reordered ? { reordered } : {}),
+        ...(rule ? { rule: rule.label } : {}),
+      };
       if (item.copy === 2) {
         delete mark.duplicated;
         delete mark.heldMs;
@@ -209,7 +263,13 @@ export class FaultyTransport implements Transport {
   #releaseHeld(direction: LinkDirection, order: number, now: number): void {
     let released = false;
     for (const other of this.#queue) {
-      if (other.mark.direction === direction && other.copy === 1 && other.mark.heldMs && other.order < order && other.deliverAt > now) {
+      if (
+        other.mark.direction === direction &&
+        other.copy === 1 &&
+        other.mark.heldMs &&
+        other.order < order &&
+        other.deliverAt > now
+      ) {
         other.deliverAt = now;
         released = true;
       }
@@ -221,8 +281,21 @@ export class FaultyTransport implements Transport {
     const { direction } = item.mark;
     if (item.copy === 1) this.#inFlight[direction].delete(item.order);
     if (item.copy === 2) return; // The extra copy's loss changes nothing anyone could see.
-    this.#ctx.log.add(now, { kind: 'packet.lost', reason, direction, packet: item.mark.packet, link: this.link, ...pick(item.info) });
-    if (direction === 'out') this.#ctx.packetUpdate({ packet: item.mark.packet, at: now, lost: reason, ...(rule ? { rule } : {}) });
+    this.#ctx.log.add(now, {
+      kind: 'packet.lost',
+      reason,
+      direction,
+      packet: item.mark.packet,
+      link: this.link,
+      ...pick(item.info),
+    });
+    if (direction === 'out')
+      this.#ctx.packetUpdate({
+        packet: item.mark.packet,
+        at: now,
+        lost: reason,
+        ...(rule ? { rule } : {}),
+      });
     else this.onlost?.(item.message, { ...item.mark, lost: reason, ...(rule ? { rule } : {}) });
   }
 
@@ -236,7 +309,12 @@ export class FaultyTransport implements Transport {
     if (this.#timer !== undefined) this.#ctx.scheduler.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = undefined;
-    this.#ctx.log.add(now, { kind: 'link.dropped', link: this.link, reason, inFlight: inFlight.length });
+    this.#ctx.log.add(now, {
+      kind: 'link.dropped',
+      link: this.link,
+      reason,
+      inFlight: inFlight.length,
+    });
     if (closeInner) {
       this.#inner.onclose = undefined;
       this.#inner.close(reason);
@@ -247,5 +325,8 @@ export class FaultyTransport implements Transport {
 }
 
 function pick(info: MessageInfo): { method?: string; taskId?: string } {
-  return { ...(info.method ? { method: info.method } : {}), ...(info.taskId ? { taskId: info.taskId } : {}) };
+  return {
+    ...(info.method ? { method: info.method } : {}),
+    ...(info.taskId ? { taskId: info.taskId } : {}),
+  };
 }

@@ -31,7 +31,13 @@ export const LIMITS = {
 /** How long a reordered message is held at most when nothing overtakes it, ms. */
 export const REORDER_HOLD_MS = 600;
 
-export const CLEAN: DirectionConditions = { latencyMs: 0, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorderRate: 0 };
+export const CLEAN: DirectionConditions = {
+  latencyMs: 0,
+  jitterMs: 0,
+  lossRate: 0,
+  duplicateRate: 0,
+  reorderRate: 0,
+};
 
 export function cleanLink(): LinkConditions {
   return { out: { ...CLEAN }, in: { ...CLEAN } };

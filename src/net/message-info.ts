@@ -45,7 +45,12 @@ export class MessageTracker {
         const { method, params } = parsed.message;
         const taskId = text(params, 'taskId');
         const status = text(params, 'status');
-        return { kind: 'notification', method, ...(taskId ? { taskId } : {}), ...(status ? { status } : {}) };
+        return {
+          kind: 'notification',
+          method,
+          ...(taskId ? { taskId } : {}),
+          ...(status ? { status } : {}),
+        };
       }
       case 'result': {
         const { id, result } = parsed.message;
@@ -66,7 +71,12 @@ export class MessageTracker {
       case 'error': {
         const { id } = parsed.message;
         const request = id === null ? undefined : this.#requests.get(`${other(direction)}:${id}`);
-        return { kind: 'error', id, ...(request ? { method: request.method } : {}), ...(request?.taskId ? { taskId: request.taskId } : {}) };
+        return {
+          kind: 'error',
+          id,
+          ...(request ? { method: request.method } : {}),
+          ...(request?.taskId ? { taskId: request.taskId } : {}),
+        };
       }
       case 'invalid':
         return { kind: 'invalid' };

@@ -5,7 +5,13 @@
  * server node does to its clients: every link breaks at once, and an
  * in-memory server forgets every task it held.
  */
-import { WorkerEventSchema, type ConnectMessage, type HoldJobsMessage, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
+import {
+  WorkerEventSchema,
+  type ConnectMessage,
+  type HoldJobsMessage,
+  type StartMessage,
+  type WorkerEvent,
+} from '../protocol/worker-control.ts';
 import { PortTransport } from './port-transport.ts';
 import type { Transport } from './transport.ts';
 
@@ -45,13 +51,16 @@ export class ServerWorker {
     // The one form Vite bundles as a separate module worker (STYLE.md).
     const worker = new Worker(new URL('../server/worker.ts', import.meta.url), { type: 'module' });
     this.#worker = worker;
-    worker.addEventListener('error', (event) => console.error('[server-worker] worker error', event.message));
+    worker.addEventListener('error', (event) =>
+      console.error('[server-worker] worker error', event.message),
+    );
     worker.addEventListener('message', (event: MessageEvent<unknown>) => {
       const parsed = WorkerEventSchema.safeParse(event.data);
       if (parsed.success && this.#worker === worker) this.#onEvent?.(parsed.data);
     });
     worker.postMessage(this.#start);
-    if (this.#jobsHeld) worker.postMessage({ type: 'hold-jobs', held: true } satisfies HoldJobsMessage);
+    if (this.#jobsHeld)
+      worker.postMessage({ type: 'hold-jobs', held: true } satisfies HoldJobsMessage);
     this.#generation++;
   }
 
@@ -69,7 +78,8 @@ export class ServerWorker {
   async connect(identity: string): Promise<Transport> {
     const worker = this.#worker;
     if (!worker) throw new Error('server worker is not running');
-    for (const transport of this.#transports) if (transport.closed) this.#transports.delete(transport);
+    for (const transport of this.#transports)
+      if (transport.closed) this.#transports.delete(transport);
     const channel = new MessageChannel();
     const message: ConnectMessage = { type: 'connect', identity };
     worker.postMessage(message, [channel.port2]);

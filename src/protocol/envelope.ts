@@ -29,7 +29,10 @@ export function clientCapabilities(options: { tasks: boolean }): ClientCapabilit
 }
 
 /** The `_meta` every request carries (C2). */
-export function requestMeta(clientInfo: ClientInfo, capabilities: ClientCapabilities): Record<string, unknown> {
+export function requestMeta(
+  clientInfo: ClientInfo,
+  capabilities: ClientCapabilities,
+): Record<string, unknown> {
   return {
     [META.protocolVersion]: PROTOCOL_VERSION,
     [META.clientCapabilities]: capabilities,
@@ -54,7 +57,9 @@ const TASK_ADDRESSED = new Set<string>([Method.tasksGet, Method.tasksUpdate, Met
 export function httpHeadersFor(request: JsonRpcRequest): Record<string, string> {
   const meta = request.params?.['_meta'];
   const version =
-    typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>)[META.protocolVersion] === 'string'
+    typeof meta === 'object' &&
+    meta !== null &&
+    typeof (meta as Record<string, unknown>)[META.protocolVersion] === 'string'
       ? String((meta as Record<string, unknown>)[META.protocolVersion])
       : PROTOCOL_VERSION;
   const headers: Record<string, string> = {
@@ -64,7 +69,11 @@ export function httpHeadersFor(request: JsonRpcRequest): Record<string, string> 
     'mcp-method': request.method,
   };
   const params = request.params ?? {};
-  const name = TASK_ADDRESSED.has(request.method) ? params['taskId'] : request.method === Method.toolsCall ? params['name'] : undefined;
+  const name = TASK_ADDRESSED.has(request.method)
+    ? params['taskId']
+    : request.method === Method.toolsCall
+      ? params['name']
+      : undefined;
   if (typeof name === 'string') headers['mcp-name'] = headerSafe(name);
   return headers;
 }

@@ -39,7 +39,8 @@ export const JsonRpcErrorResponseSchema = z.object({
 });
 export type JsonRpcErrorResponse = z.infer<typeof JsonRpcErrorResponseSchema>;
 
-export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResult | JsonRpcErrorResponse;
+export type JsonRpcMessage =
+  JsonRpcRequest | JsonRpcNotification | JsonRpcResult | JsonRpcErrorResponse;
 
 /** A message as classified on arrival. */
 export type ParsedMessage =
@@ -57,17 +58,25 @@ export function parseMessage(value: unknown): ParsedMessage {
   if ('method' in value) {
     if ('id' in value) {
       const r = JsonRpcRequestSchema.safeParse(value);
-      return r.success ? { kind: 'request', message: r.data } : { kind: 'invalid', reason: z.prettifyError(r.error) };
+      return r.success
+        ? { kind: 'request', message: r.data }
+        : { kind: 'invalid', reason: z.prettifyError(r.error) };
     }
     const n = JsonRpcNotificationSchema.safeParse(value);
-    return n.success ? { kind: 'notification', message: n.data } : { kind: 'invalid', reason: z.prettifyError(n.error) };
+    return n.success
+      ? { kind: 'notification', message: n.data }
+      : { kind: 'invalid', reason: z.prettifyError(n.error) };
   }
   if ('error' in value) {
     const e = JsonRpcErrorResponseSchema.safeParse(value);
-    return e.success ? { kind: 'error', message: e.data } : { kind: 'invalid', reason: z.prettifyError(e.error) };
+    return e.success
+      ? { kind: 'error', message: e.data }
+      : { kind: 'invalid', reason: z.prettifyError(e.error) };
   }
   const res = JsonRpcResultSchema.safeParse(value);
-  return res.success ? { kind: 'result', message: res.data } : { kind: 'invalid', reason: z.prettifyError(res.error) };
+  return res.success
+    ? { kind: 'result', message: res.data }
+    : { kind: 'invalid', reason: z.prettifyError(res.error) };
 }
 
 /** Builds an error response. */

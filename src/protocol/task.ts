@@ -4,7 +4,13 @@
  */
 import { z } from 'zod';
 
-export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+export const TASK_STATUSES = [
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export const TaskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 

@@ -41,7 +41,11 @@ export const HoldJobsMessageSchema = z.object({ type: z.literal('hold-jobs'), he
 export type HoldJobsMessage = z.infer<typeof HoldJobsMessageSchema>;
 
 /** Everything the page may send a worker. */
-export const WorkerControlSchema = z.discriminatedUnion('type', [StartMessageSchema, ConnectMessageSchema, HoldJobsMessageSchema]);
+export const WorkerControlSchema = z.discriminatedUnion('type', [
+  StartMessageSchema,
+  ConnectMessageSchema,
+  HoldJobsMessageSchema,
+]);
 export type WorkerControl = z.infer<typeof WorkerControlSchema>;
 
 /** What a worker tells the page about itself. */
@@ -49,6 +53,10 @@ export const WorkerEventSchema = z.discriminatedUnion('type', [
   /** The server is serving, with this store. */
   z.object({ type: z.literal('ready'), store: TaskStoreKindSchema }),
   /** The requested store could not be used; the server keeps tasks in memory instead. */
-  z.object({ type: z.literal('storage-error'), requested: TaskStoreKindSchema, message: z.string() }),
+  z.object({
+    type: z.literal('storage-error'),
+    requested: TaskStoreKindSchema,
+    message: z.string(),
+  }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEventSchema>;

@@ -84,11 +84,15 @@ export type ScenarioWireRow = WireRow;
 /** Every wire row matching all the given fields (a field given as undefined matches nothing: no task yet, no rows). */
 export function rowsWhere(
   obs: Observation,
-  match: Partial<Pick<ScenarioWireRow, 'direction' | 'kind' | 'method' | 'taskId' | 'gist' | 'connection'>>,
+  match: Partial<
+    Pick<ScenarioWireRow, 'direction' | 'kind' | 'method' | 'taskId' | 'gist' | 'connection'>
+  >,
 ): ScenarioWireRow[] {
   const fields = Object.entries(match);
   if (fields.some(([, value]) => value === undefined)) return [];
-  return obs.wire.filter((row) => fields.every(([key, value]) => row[key as keyof ScenarioWireRow] === value));
+  return obs.wire.filter((row) =>
+    fields.every(([key, value]) => row[key as keyof ScenarioWireRow] === value),
+  );
 }
 
 /** The newest task of a tool this run followed (or the newest task at all). */
@@ -130,7 +134,8 @@ export function describeRow(row: ScenarioWireRow): string {
 /** A task's state in words, for "saw ...": `working (client: polling)` or `ended completed`. */
 export function describeTask(task: TaskView | undefined): string {
   if (!task) return 'no task followed yet';
-  if (task.final !== undefined) return `the ${task.toolName} task ended ${task.final} (server said ${task.serverStatus})`;
+  if (task.final !== undefined)
+    return `the ${task.toolName} task ended ${task.final} (server said ${task.serverStatus})`;
   return `the ${task.toolName} task is ${task.serverStatus} (client ${task.regions?.['lifecycle'] ?? '?'})`;
 }
 
@@ -142,35 +147,58 @@ export function listed(items: readonly string[], none = 'nothing'): string {
 }
 
 /** The request a response answers: the latest earlier request with its id on the same connection. */
-export function requestFor(obs: Observation, response: ScenarioWireRow): ScenarioWireRow | undefined {
+export function requestFor(
+  obs: Observation,
+  response: ScenarioWireRow,
+): ScenarioWireRow | undefined {
   const index = obs.wire.indexOf(response);
   return obs.wire
     .slice(0, index < 0 ? obs.wire.length : index)
-    .findLast((row) => row.kind === 'request' && row.direction !== response.direction && row.id === response.id && row.connection === response.connection);
+    .findLast(
+      (row) =>
+        row.kind === 'request' &&
+        row.direction !== response.direction &&
+        row.id === response.id &&
+        row.connection === response.connection,
+    );
 }
 
 /** Whether a request row declared io.modelcontextprotocol/tasks in its `_meta` (T1). */
 export function declaresTasks(request: ScenarioWireRow): boolean {
   const params = (request.message as { params?: { _meta?: Record<string, unknown> } }).params;
-  const capabilities = params?._meta?.[META.clientCapabilities] as { extensions?: Record<string, unknown> } | undefined;
-  return capabilities?.extensions !== undefined && Object.hasOwn(capabilities.extensions, TASKS_EXTENSION);
+  const capabilities = params?._meta?.[META.clientCapabilities] as
+    { extensions?: Record<string, unknown> } | undefined;
+  return (
+    capabilities?.extensions !== undefined &&
+    Object.hasOwn(capabilities.extensions, TASKS_EXTENSION)
+  );
 }
 
 /** A result row's `result` object, or undefined. */
 export function resultOf(row: ScenarioWireRow): Record<string, unknown> | undefined {
   const result = (row.message as { result?: unknown }).result;
-  return typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : undefined;
+  return typeof result === 'object' && result !== null
+    ? (result as Record<string, unknown>)
+    : undefined;
 }
 
 /** A request row's `params` object, or undefined. */
 export function paramsOf(row: ScenarioWireRow): Record<string, unknown> | undefined {
   const params = (row.message as { params?: unknown }).params;
-  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
+  return typeof params === 'object' && params !== null
+    ? (params as Record<string, unknown>)
+    : undefined;
 }
 
 /** How the latest tools/call was answered, in the drill's words: a task handle, the result itself, or an error code. */
 export function callAnswerKind(obs: Observation, toolName: string): string {
-  const row = rowsWhere(obs, { direction: 'in', method: 'tools/call' }).findLast((r) => r.kind === 'error' || r.gist.startsWith('task') || r.gist === 'complete' || r.gist === 'isError');
+  const row = rowsWhere(obs, { direction: 'in', method: 'tools/call' }).findLast(
+    (r) =>
+      r.kind === 'error' ||
+      r.gist.startsWith('task') ||
+      r.gist === 'complete' ||
+      r.gist === 'isError',
+  );
   if (!row) return 'no answer';
   if (row.kind === 'error') return `error ${row.gist.replace('error ', '')}`;
   return row.gist.startsWith('task') ? 'a task handle' : `the ${toolName} result itself`;

@@ -20,7 +20,13 @@ export const plantedExpectation: Expectation = {
 };
 
 /** The scenario with the planted expectation added to its last step. */
-export function withPlantedFailure<Id extends string>(scenario: ScenarioDefinition<Id>): ScenarioDefinition<Id> {
-  const steps = scenario.steps.map((step, i) => (i === scenario.steps.length - 1 ? { ...step, expect: [...(step.expect ?? []), plantedExpectation] } : step));
+export function withPlantedFailure<Id extends string>(
+  scenario: ScenarioDefinition<Id>,
+): ScenarioDefinition<Id> {
+  const steps = scenario.steps.map((step, i) =>
+    i === scenario.steps.length - 1
+      ? { ...step, expect: [...(step.expect ?? []), plantedExpectation] }
+      : step,
+  );
   return { ...scenario, steps };
 }

@@ -82,7 +82,12 @@ export const SavedRunSchema = z.object({
     scenarioId: z.string(),
     status: z.enum(['ready', 'running', 'paused', 'predicting', 'passed', 'failed']),
     stepIndex: z.number().int().min(-1),
-    steps: z.array(z.object({ status: z.enum(['upcoming', 'acting', 'waiting', 'done', 'timed-out', 'error']), note: z.string().optional() })),
+    steps: z.array(
+      z.object({
+        status: z.enum(['upcoming', 'acting', 'waiting', 'done', 'timed-out', 'error']),
+        note: z.string().optional(),
+      }),
+    ),
     expectations: z.array(
       z.object({
         id: z.string(),
@@ -117,7 +122,10 @@ export function explain(state: ExpectationState): string {
 }
 
 /** The drill's score so far. */
-export function drillScore(predictions: readonly PredictionState[]): { right: number; answered: number } {
+export function drillScore(predictions: readonly PredictionState[]): {
+  right: number;
+  answered: number;
+} {
   const judged = predictions.filter((p) => p.correct !== undefined);
   return { right: judged.filter((p) => p.correct).length, answered: judged.length };
 }

@@ -7,7 +7,14 @@
 import { Prng } from '../net/prng.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { Observation } from './observation.ts';
-import { readingDelayMs, type ExpectationState, type RunSnapshot, type SavedRun, type Speed, type StepState } from './run-state.ts';
+import {
+  readingDelayMs,
+  type ExpectationState,
+  type RunSnapshot,
+  type SavedRun,
+  type Speed,
+  type StepState,
+} from './run-state.ts';
 import type { Expectation, ScenarioDefinition, Verdict, Wait } from './scenario.ts';
 import type { ScenarioStage } from './stage.ts';
 
@@ -49,7 +56,11 @@ export class ScenarioRun {
     this.#stage = stage;
     this.#scheduler = options.scheduler ?? realScheduler;
     this.#onchange = options.onchange;
-    if (options.saved && options.saved.snapshot.scenarioId === scenario.id && options.saved.snapshot.steps.length === scenario.steps.length) {
+    if (
+      options.saved &&
+      options.saved.snapshot.scenarioId === scenario.id &&
+      options.saved.snapshot.steps.length === scenario.steps.length
+    ) {
       this.#snapshot = options.saved.snapshot;
       this.#actionDone = options.saved.actionDone;
       this.#autoplay = options.saved.autoplay;
@@ -122,7 +133,9 @@ export class ScenarioRun {
     const index = this.#snapshot.stepIndex;
     this.#set({
       status: this.#autoplay ? 'running' : 'paused',
-      predictions: this.#snapshot.predictions.map((p) => (p.stepIndex === index ? { ...p, guess: choice } : p)),
+      predictions: this.#snapshot.predictions.map((p) =>
+        p.stepIndex === index ? { ...p, guess: choice } : p,
+      ),
     });
     void this.#act(index);
   }
@@ -130,9 +143,14 @@ export class ScenarioRun {
   /** Carries a saved run on (after a reload): waits for the step whose action ran, or goes on to the next. */
   resume(): void {
     const { status, stepIndex } = this.#snapshot;
-    if (!TERMINAL.has(status) && status !== 'ready' && (this.scenario.setup?.store ?? 'memory') === 'memory') {
+    if (
+      !TERMINAL.has(status) &&
+      status !== 'ready' &&
+      (this.scenario.setup?.store ?? 'memory') === 'memory'
+    ) {
       // No scenario on the in-memory store reloads on purpose: the learner did, and the worker holding the run's tasks went with the page.
-      const note = "the page was reloaded mid-run, and this scenario's server kept its tasks in the worker's memory, which the reload ended; Restart to run it again";
+      const note =
+        "the page was reloaded mid-run, and this scenario's server kept its tasks in the worker's memory, which the reload ended; Restart to run it again";
       this.#setStep(Math.max(0, stepIndex), { status: 'error', note });
       return this.#finish();
     }
@@ -174,13 +192,24 @@ export class ScenarioRun {
     this.#setStep(index, { status: 'acting' });
     this.#set({
       stepIndex: index,
-      expectations: this.#snapshot.expectations.map((e) => (e.stepIndex === index ? { ...e, status: 'checking' } : e)),
+      expectations: this.#snapshot.expectations.map((e) =>
+        e.stepIndex === index ? { ...e, status: 'checking' } : e,
+      ),
     });
     if (this.#snapshot.drill && step.predict) {
       const predictions = this.#snapshot.predictions.filter((p) => p.stepIndex !== index);
       // Shuffled, or the right answer (written first in every scenario) would always be the first button; seeded, so a reload keeps the order.
-      const choices = shuffled(step.predict.choices, new Prng((this.#snapshot.startedAt ?? 0) + index));
-      this.#set({ status: 'predicting', predictions: [...predictions, { stepIndex: index, question: step.predict.question, choices }] });
+      const choices = shuffled(
+        step.predict.choices,
+        new Prng((this.#snapshot.startedAt ?? 0) + index),
+      );
+      this.#set({
+        status: 'predicting',
+        predictions: [
+          ...predictions,
+          { stepIndex: index, question: step.predict.question, choices },
+        ],
+      });
       return;
     }
     void this.#act(index);
@@ -193,7 +222,10 @@ export class ScenarioRun {
     this.#actionDone = true;
     this.#emit();
     try {
-      if (step.delayMs) await new Promise<void>((resolve) => (this.#timer = this.#scheduler.setTimeout(() => resolve(), step.delayMs!)));
+      if (step.delayMs)
+        await new Promise<void>(
+          (resolve) => (this.#timer = this.#scheduler.setTimeout(() => resolve(), step.delayMs!)),
+        );
       if (generation !== this.#generation) return;
       await step.run?.(this.#stage, {
         obs: this.#observe(),
@@ -202,7 +234,10 @@ export class ScenarioRun {
       });
     } catch (error) {
       if (generation !== this.#generation) return;
-      this.#setStep(index, { status: 'error', note: `the step failed: ${error instanceof Error ? error.message : String(error)}` });
+      this.#setStep(index, {
+        status: 'error',
+        note: `the step failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
       this.#judge(index, true);
       return;
     }
@@ -218,7 +253,12 @@ export class ScenarioRun {
         if (generation !== this.#generation) return reject(new Error('run restarted'));
         const obs = this.#observe();
         if (safely(() => wait.holds(obs), false)) return resolve(obs);
-        if (this.#scheduler.now() >= deadline) return reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${wait.description}`));
+        if (this.#scheduler.now() >= deadline)
+          return reject(
+            new Error(
+              `timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${wait.description}`,
+            ),
+          );
         this.#scheduler.setTimeout(poll, TICK_MS);
       };
       poll();
@@ -239,13 +279,20 @@ export class ScenarioRun {
     const index = this.#snapshot.stepIndex;
     const step = this.scenario.steps[index];
     if (!step || this.#snapshot.steps[index]?.status !== 'waiting') return;
-    const mine = this.#snapshot.expectations.filter((e) => e.stepIndex === index && e.kind === 'eventually');
-    const ready = step.until ? safely(() => step.until!.holds(obs), false) : mine.every((e) => e.status === 'passed');
+    const mine = this.#snapshot.expectations.filter(
+      (e) => e.stepIndex === index && e.kind === 'eventually',
+    );
+    const ready = step.until
+      ? safely(() => step.until!.holds(obs), false)
+      : mine.every((e) => e.status === 'passed');
     if (ready) return this.#judge(index, false);
     const timeoutMs = step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     if (this.#scheduler.now() - this.#waitingSince >= timeoutMs) {
       const awaited = step.until?.description ?? 'its expectations';
-      this.#setStep(index, { status: 'timed-out', note: `timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${awaited}` });
+      this.#setStep(index, {
+        status: 'timed-out',
+        note: `timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${awaited}`,
+      });
       return this.#judge(index, true);
     }
     this.#timer = this.#scheduler.setTimeout(() => this.#tick(), TICK_MS);
@@ -256,7 +303,14 @@ export class ScenarioRun {
     const expectations = this.#snapshot.expectations.map((state) => {
       if (state.status !== 'checking') return state;
       const verdict = judgeOne(this.#expectation(state), obs);
-      const status = state.kind === 'throughout' ? (verdict.pass ? 'checking' : 'failed') : verdict.pass ? 'passed' : 'checking';
+      const status =
+        state.kind === 'throughout'
+          ? verdict.pass
+            ? 'checking'
+            : 'failed'
+          : verdict.pass
+            ? 'passed'
+            : 'checking';
       if (status === state.status && verdict.saw === state.saw) return state;
       changed = true;
       return { ...state, status, saw: verdict.saw } satisfies ExpectationState;
@@ -269,7 +323,11 @@ export class ScenarioRun {
     const obs = this.#observe();
     this.#checkExpectations(obs);
     this.#set({
-      expectations: this.#snapshot.expectations.map((e) => (e.stepIndex === index && e.kind === 'eventually' && e.status === 'checking' ? { ...e, status: 'failed' } : e)),
+      expectations: this.#snapshot.expectations.map((e) =>
+        e.stepIndex === index && e.kind === 'eventually' && e.status === 'checking'
+          ? { ...e, status: 'failed' }
+          : e,
+      ),
       predictions: this.#snapshot.predictions.map((p) => {
         const predict = this.scenario.steps[p.stepIndex]?.predict;
         if (!predict || p.actual !== undefined || this.#judgedAt(p.stepIndex) !== index) return p;
@@ -277,14 +335,21 @@ export class ScenarioRun {
         return { ...p, actual, ...(p.guess !== undefined ? { correct: p.guess === actual } : {}) };
       }),
     });
-    if (this.#snapshot.steps[index]?.status === 'waiting' || this.#snapshot.steps[index]?.status === 'acting') this.#setStep(index, { status: 'done' });
+    if (
+      this.#snapshot.steps[index]?.status === 'waiting' ||
+      this.#snapshot.steps[index]?.status === 'acting'
+    )
+      this.#setStep(index, { status: 'done' });
     if (stopRun || index === this.scenario.steps.length - 1) return this.#finish();
     if (!this.#autoplay) return this.#set({ status: 'paused' });
     this.#set({ status: 'running' });
     const generation = this.#generation;
-    this.#timer = this.#scheduler.setTimeout(() => {
-      if (generation === this.#generation && this.#autoplay) this.#enter(index + 1);
-    }, readingDelayMs(this.scenario.steps[index]!.narration, this.#snapshot.speed));
+    this.#timer = this.#scheduler.setTimeout(
+      () => {
+        if (generation === this.#generation && this.#autoplay) this.#enter(index + 1);
+      },
+      readingDelayMs(this.scenario.steps[index]!.narration, this.#snapshot.speed),
+    );
   }
 
   /** The index of the step whose end answers the prediction asked before step `index`. */
@@ -298,11 +363,13 @@ export class ScenarioRun {
     this.#checkExpectations(this.#observe());
     const expectations = this.#snapshot.expectations.map((e): ExpectationState => {
       if (e.status === 'upcoming') return { ...e, status: 'failed', saw: 'its step never ran' };
-      if (e.status === 'checking') return { ...e, status: e.kind === 'throughout' ? 'passed' : 'failed' };
+      if (e.status === 'checking')
+        return { ...e, status: e.kind === 'throughout' ? 'passed' : 'failed' };
       return e;
     });
     const stepsOk = this.#snapshot.steps.every((s) => s.status === 'done');
-    const status = stepsOk && expectations.every((e) => e.status === 'passed') ? 'passed' : 'failed';
+    const status =
+      stepsOk && expectations.every((e) => e.status === 'passed') ? 'passed' : 'failed';
     this.#autoplay = false;
     this.#set({ expectations, status });
   }
@@ -361,7 +428,13 @@ function freshSnapshot(scenario: ScenarioDefinition, speed: Speed, drill: boolea
     stepIndex: -1,
     steps: scenario.steps.map(() => ({ status: 'upcoming' })),
     expectations: scenario.steps.flatMap((step, stepIndex) =>
-      (step.expect ?? []).map((e): ExpectationState => ({ id: e.id, stepIndex, description: e.description, kind: e.kind ?? 'eventually', status: 'upcoming' })),
+      (step.expect ?? []).map((e): ExpectationState => ({
+        id: e.id,
+        stepIndex,
+        description: e.description,
+        kind: e.kind ?? 'eventually',
+        status: 'upcoming',
+      })),
     ),
     predictions: [],
     speed,
@@ -385,7 +458,10 @@ function judgeOne(expectation: Expectation, obs: Observation): Verdict {
   try {
     return expectation.check(obs);
   } catch (error) {
-    return { pass: false, saw: `the check itself failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      pass: false,
+      saw: `the check itself failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 

@@ -102,6 +102,8 @@ export interface ScenarioDefinition<Id extends string = string> {
 }
 
 /** Identity for a scenario literal: keeps its id's literal type for the registry. */
-export function defineScenario<const Id extends string>(scenario: ScenarioDefinition<Id>): ScenarioDefinition<Id> {
+export function defineScenario<const Id extends string>(
+  scenario: ScenarioDefinition<Id>,
+): ScenarioDefinition<Id> {
   return scenario;
 }

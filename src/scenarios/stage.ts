@@ -42,7 +42,12 @@ export interface ScenarioStage {
   /** The task card's Cancel (T17). */
   cancel(taskId: string): void;
   /** A raw request whose answer lands in `observe().probes` under `label`. */
-  probe(label: string, method: string, params: Record<string, unknown>, options: RequestOptions): void;
+  probe(
+    label: string,
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): void;
   /** Opens another connection to the same server, as `identity` (M5, T20). */
   openConnection(name: string, identity: string): Promise<void>;
   /** Breaks the page's link; the client reconnects and re-issues (C8). */

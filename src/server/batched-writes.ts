@@ -52,7 +52,8 @@ export class BatchedWrites {
 
   async #commit(batch: PendingWrite[]): Promise<void> {
     const byTask = new Map<string, PendingWrite[]>();
-    for (const write of batch) byTask.set(write.taskId, [...(byTask.get(write.taskId) ?? []), write]);
+    for (const write of batch)
+      byTask.set(write.taskId, [...(byTask.get(write.taskId) ?? []), write]);
     const failed = new Map<PendingWrite, unknown>();
     let stored: (TaskRecord | undefined)[];
     try {

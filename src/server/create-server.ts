@@ -5,7 +5,12 @@
  * `resultType` and `serverInfo` stamping (C4, C6). This file adds what the
  * SDK lacks: the Tasks extension's `tools/call` behaviour and `tasks/*`.
  */
-import { ProtocolError, Server, type McpRequestContext, type McpServerFactory } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  Server,
+  type McpRequestContext,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASKS_EXTENSION, Method } from '../protocol/constants.ts';
 import { declaresTasks } from '../protocol/envelope.ts';
@@ -36,7 +41,10 @@ class TasksServer extends Server {
 }
 
 const TaskIdParams = z.looseObject({ taskId: z.unknown() });
-const CallParams = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+const CallParams = z.looseObject({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** Converts our own faults into the SDK's error, so they leave as JSON-RPC errors. */
 async function answering<T>(work: () => Promise<T>): Promise<T> {
@@ -49,7 +57,10 @@ async function answering<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Reads who is calling and what they declared, from one request. */
-async function callerOf(context: McpRequestContext, envelope: Record<string, unknown> | undefined): Promise<Caller> {
+async function callerOf(
+  context: McpRequestContext,
+  envelope: Record<string, unknown> | undefined,
+): Promise<Caller> {
   const identity = context.authInfo?.token ?? ANONYMOUS;
   return {
     owner: await ownerDigest(identity),
@@ -63,7 +74,8 @@ export function createServerFactory(service: TaskService): McpServerFactory {
   return (context) => {
     const server = new TasksServer(SERVER_INFO, {
       capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
-      instructions: 'MCP Tasks Playground: tools that run as tasks when the request declares io.modelcontextprotocol/tasks.',
+      instructions:
+        'MCP Tasks Playground: tools that run as tasks when the request declares io.modelcontextprotocol/tasks.',
     });
 
     server.setRequestHandler(Method.toolsList, async () => ({ tools: [...listing()] }));
@@ -71,18 +83,30 @@ export function createServerFactory(service: TaskService): McpServerFactory {
     server.setRequestHandler(Method.toolsCall, { params: CallParams }, async (params, ctx) =>
       answering(async () => {
         const caller = await callerOf(context, ctx.mcpReq.envelope);
-        return service.callTool(caller, params.name, params.arguments, ctx.mcpReq.signal, ctx.mcpReq.inputResponses ?? {});
+        return service.callTool(
+          caller,
+          params.name,
+          params.arguments,
+          ctx.mcpReq.signal,
+          ctx.mcpReq.inputResponses ?? {},
+        );
       }),
     );
 
     server.setRequestHandler(Method.tasksGet, { params: TaskIdParams }, async (params, ctx) =>
-      answering(async () => service.getTask(await callerOf(context, ctx.mcpReq.envelope), params.taskId)),
+      answering(async () =>
+        service.getTask(await callerOf(context, ctx.mcpReq.envelope), params.taskId),
+      ),
     );
 
     // The SDK lifts `inputResponses` out of the params into ctx.mcpReq (see notes/sdk-v2.md).
     server.setRequestHandler(Method.tasksUpdate, { params: TaskIdParams }, async (params, ctx) =>
       answering(async () => {
-        await service.updateTask(await callerOf(context, ctx.mcpReq.envelope), params.taskId, ctx.mcpReq.inputResponses ?? {});
+        await service.updateTask(
+          await callerOf(context, ctx.mcpReq.envelope),
+          params.taskId,
+          ctx.mcpReq.inputResponses ?? {},
+        );
         return {};
       }),
     );

@@ -24,7 +24,12 @@ export class JobAdoption {
   readonly #everyMs: number;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(store: TaskStore, runner: JobRunner, tools: readonly ToolDefinition[], options: JobAdoptionOptions = {}) {
+  constructor(
+    store: TaskStore,
+    runner: JobRunner,
+    tools: readonly ToolDefinition[],
+    options: JobAdoptionOptions = {},
+  ) {
     this.#store = store;
     this.#runner = runner;
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
@@ -51,7 +56,9 @@ export class JobAdoption {
   start(): void {
     if (this.#timer !== undefined || this.#everyMs <= 0) return;
     const scan = (): void => {
-      this.scan().catch((error: unknown) => console.error('[adoption] could not look for orphaned jobs', error));
+      this.scan().catch((error: unknown) =>
+        console.error('[adoption] could not look for orphaned jobs', error),
+      );
     };
     scan();
     this.#timer = setInterval(scan, this.#everyMs);

@@ -17,9 +17,25 @@
 import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
 import { BatchedWrites } from './batched-writes.ts';
-import { allAnswered, finish, requestInput, takeResponses, withStatusMessage, type Outcome } from './task-lifecycle.ts';
+import {
+  allAnswered,
+  finish,
+  requestInput,
+  takeResponses,
+  withStatusMessage,
+  type Outcome,
+} from './task-lifecycle.ts';
 import { JobClock } from './job-clock.ts';
-import { claimLease, dropLease, HEARTBEAT_MS, holdsLease, LEASE_MS, markResumed, rememberTaken, withCheckpoint } from './task-durability.ts';
+import {
+  claimLease,
+  dropLease,
+  HEARTBEAT_MS,
+  holdsLease,
+  LEASE_MS,
+  markResumed,
+  rememberTaken,
+  withCheckpoint,
+} from './task-durability.ts';
 import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
 import { JobCancelled, JobProtocolError, type JobContext, type ToolDefinition } from './tool.ts';
 
@@ -108,7 +124,11 @@ export class JobRunner {
   }
 
   /** Runs `tool` for one request and returns its result; the job cannot ask for input. */
-  async runInline(tool: ToolDefinition, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  async runInline(
+    tool: ToolDefinition,
+    args: unknown,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
     return tool.run({
       args,
       preTaskInput: {},
@@ -118,7 +138,10 @@ export class JobRunner {
       sleep: (ms) => this.#clock.sleep(ms, signal),
       sleepThroughCancel: (ms) => this.#clock.sleep(ms),
       askInput: async () => {
-        throw new JobProtocolError(ErrorCode.InternalError, `${tool.name} needs input, which only a task can ask for`);
+        throw new JobProtocolError(
+          ErrorCode.InternalError,
+          `${tool.name} needs input, which only a task can ask for`,
+        );
       },
       resumeFrom: undefined,
       checkpoint: async () => {},
@@ -126,8 +149,16 @@ export class JobRunner {
   }
 
   /** Starts the job of a stored task and returns at once. The record must hold this runner's {@link newLease}. */
-  start(record: TaskRecord, tool: ToolDefinition, args: unknown, preTaskInput: Record<string, unknown> = {}): void {
-    this.#track(record.taskId, this.#runTask(record.taskId, (context) => tool.run(context), args, preTaskInput));
+  start(
+    record: TaskRecord,
+    tool: ToolDefinition,
+    args: unknown,
+    preTaskInput: Record<string, unknown> = {},
+  ): void {
+    this.#track(
+      record.taskId,
+      this.#runTask(record.taskId, (context) => tool.run(context), args, preTaskInput),
+    );
   }
 
   /**
@@ -154,14 +185,18 @@ export class JobRunner {
 
   #track(taskId: string, work: Promise<void>): void {
     const done = work
-      .catch((error: unknown) => console.error(`[runner] the job of task ${taskId} stopped on a store failure`, error))
+      .catch((error: unknown) =>
+        console.error(`[runner] the job of task ${taskId} stopped on a store failure`, error),
+      )
       .finally(() => this.#running.delete(taskId));
     this.#running.set(taskId, done);
   }
 
   async #resume(taskId: string, tool: ToolDefinition | undefined): Promise<void> {
     // The lease runs from when the claim is stored, not from when it was queued behind other writes.
-    const claimed = await this.#writes.write(taskId, (r) => (this.#stopped ? r : claimLease(r, this.#holder, this.#now(), this.#leaseMs)));
+    const claimed = await this.#writes.write(taskId, (r) =>
+      this.#stopped ? r : claimLease(r, this.#holder, this.#now(), this.#leaseMs),
+    );
     if (!claimed || !holdsLease(claimed, this.#holder)) return;
     const now = this.#now();
     // Cancelled while nobody ran it (T17): there is no work left to stop.
@@ -170,12 +205,27 @@ export class JobRunner {
       return;
     }
     const args = tool?.resumable ? tool.args.safeParse(claimed.arguments) : undefined;
-    if (!tool || !args) return this.#park(claimed, tool ? `${tool.name} cannot carry on after the worker running it stopped` : `this server has no tool ${claimed.toolName}`);
-    if (!args.success) return this.#park(claimed, `its stored arguments no longer fit ${tool.name}`);
+    if (!tool || !args)
+      return this.#park(
+        claimed,
+        tool
+          ? `${tool.name} cannot carry on after the worker running it stopped`
+          : `this server has no tool ${claimed.toolName}`,
+      );
+    if (!args.success)
+      return this.#park(claimed, `its stored arguments no longer fit ${tool.name}`);
     const from = claimed.checkpoint;
-    const message = from ? `resumed by a fresh worker from checkpoint: ${from.label}` : 'resumed by a fresh worker from the start: no checkpoint was saved';
+    const message = from
+      ? `resumed by a fresh worker from checkpoint: ${from.label}`
+      : 'resumed by a fresh worker from the start: no checkpoint was saved';
     await this.#write(taskId, (r) => markResumed(r, message, now));
-    await this.#runTask(taskId, (context) => tool.run(context), args.data, {}, { from: from?.data, issuedBefore: new Set(claimed.issuedInputKeys) });
+    await this.#runTask(
+      taskId,
+      (context) => tool.run(context),
+      args.data,
+      {},
+      { from: from?.data, issuedBefore: new Set(claimed.issuedInputKeys) },
+    );
   }
 
   /** Holds an orphaned task that cannot resume until its TTL ends it (T13), or a cancel does (T17). */
@@ -184,13 +234,23 @@ export class JobRunner {
     if (record.ttlMs === null) {
       // No TTL would ever end it: fail it now rather than leave it working forever.
       const error = { code: ErrorCode.InternalError, message: `Not resumed: ${why}` };
-      await this.#write(record.taskId, (r) => dropLease(finish(r, { status: 'failed', error }, now)));
+      await this.#write(record.taskId, (r) =>
+        dropLease(finish(r, { status: 'failed', error }, now)),
+      );
       return;
     }
     const endsAt = new Date(record.createdAt + record.ttlMs).toISOString();
-    await this.#write(record.taskId, (r) => withStatusMessage(r, `Not resumed: ${why}. It fails when its TTL passes, at ${endsAt} (T13).`, now));
+    await this.#write(record.taskId, (r) =>
+      withStatusMessage(
+        r,
+        `Not resumed: ${why}. It fails when its TTL passes, at ${endsAt} (T13).`,
+        now,
+      ),
+    );
     const waitForTheEnd: Job = ({ signal }) =>
-      new Promise((_, reject) => signal.addEventListener('abort', () => reject(new JobCancelled()), { once: true }));
+      new Promise((_, reject) =>
+        signal.addEventListener('abort', () => reject(new JobCancelled()), { once: true }),
+      );
     await this.#runTask(record.taskId, waitForTheEnd, undefined, {});
   }
 
@@ -200,7 +260,9 @@ export class JobRunner {
    */
   #write(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
     if (this.#stopped) return Promise.resolve(undefined);
-    return this.#writes.write(taskId, (r) => (!this.#stopped && holdsLease(r, this.#holder) ? change(r) : r));
+    return this.#writes.write(taskId, (r) =>
+      !this.#stopped && holdsLease(r, this.#holder) ? change(r) : r,
+    );
   }
 
   /**
@@ -220,14 +282,18 @@ export class JobRunner {
     const held = [...this.#held];
     if (held.length === 0) return;
     // The new expiry is reckoned when the write is stored, however long it waited for its turn.
-    const renew: TaskUpdate = (r) => (!this.#stopped && holdsLease(r, this.#holder) ? claimLease(r, this.#holder, this.#now(), this.#leaseMs) : r);
+    const renew: TaskUpdate = (r) =>
+      !this.#stopped && holdsLease(r, this.#holder)
+        ? claimLease(r, this.#holder, this.#now(), this.#leaseMs)
+        : r;
     this.#renewal = this.#store
       .updateMany(
         held.map(([taskId]) => taskId),
         renew,
       )
       .then(
-        (records) => records.forEach((record, i) => holdsLease(record, this.#holder) || held[i]![1]()),
+        (records) =>
+          records.forEach((record, i) => holdsLease(record, this.#holder) || held[i]![1]()),
         () => held.forEach(([, abandon]) => abandon()),
       )
       .finally(() => {
@@ -243,7 +309,13 @@ export class JobRunner {
     this.#heartbeat = undefined;
   }
 
-  async #runTask(taskId: string, job: Job, args: unknown, preTaskInput: Record<string, unknown>, resumption?: Resumption): Promise<void> {
+  async #runTask(
+    taskId: string,
+    job: Job,
+    args: unknown,
+    preTaskInput: Record<string, unknown>,
+    resumption?: Resumption,
+  ): Promise<void> {
     const controller = new AbortController();
     const waiters = new Set<(record: TaskRecord) => void>();
     // The job is no longer this runner's: it was stopped, or another runner took the lease.
@@ -273,7 +345,14 @@ export class JobRunner {
       },
       sleep: (ms) => this.#clock.sleep(ms, controller.signal),
       sleepThroughCancel: (ms) => this.#clock.sleep(ms),
-      askInput: (requests) => this.#askInput(taskId, requests, controller.signal, waiters, resumption?.issuedBefore ?? new Set()),
+      askInput: (requests) =>
+        this.#askInput(
+          taskId,
+          requests,
+          controller.signal,
+          waiters,
+          resumption?.issuedBefore ?? new Set(),
+        ),
       resumeFrom: resumption?.from,
       checkpoint: async (data, label) => {
         await this.#write(taskId, (r) => withCheckpoint(r, data, label, this.#now()));
@@ -304,11 +383,20 @@ export class JobRunner {
   ): Promise<Record<string, unknown>> {
     if (signal.aborted) throw new JobCancelled();
     // A resumed job asks again what an earlier run asked: wait for those keys, never issue them twice (T14).
-    const fresh = Object.fromEntries(Object.entries(requests).filter(([key]) => !issuedBefore.has(key)));
-    const current = Object.keys(fresh).length > 0 ? await this.#write(taskId, (r) => requestInput(r, fresh, this.#now())) : await this.#store.get(taskId);
+    const fresh = Object.fromEntries(
+      Object.entries(requests).filter(([key]) => !issuedBefore.has(key)),
+    );
+    const current =
+      Object.keys(fresh).length > 0
+        ? await this.#write(taskId, (r) => requestInput(r, fresh, this.#now()))
+        : await this.#store.get(taskId);
     // Answers an earlier run already took come back from the record.
     const taken = current?.takenResponses ?? {};
-    const takenBefore = Object.fromEntries(Object.keys(requests).filter((key) => Object.hasOwn(taken, key)).map((key) => [key, taken[key]]));
+    const takenBefore = Object.fromEntries(
+      Object.keys(requests)
+        .filter((key) => Object.hasOwn(taken, key))
+        .map((key) => [key, taken[key]]),
+    );
     const keys = Object.keys(requests).filter((key) => !Object.hasOwn(takenBefore, key));
     if (keys.length === 0) return takenBefore;
     return new Promise((resolve, reject) => {
@@ -325,7 +413,9 @@ export class JobRunner {
         waiters.delete(check);
         signal.removeEventListener('abort', onAbort);
         const answers = Object.fromEntries(keys.map((key) => [key, record.inputResponses[key]]));
-        this.#write(taskId, (r) => rememberTaken(takeResponses(r, keys, this.#now()), answers)).then(() => resolve({ ...takenBefore, ...answers }), reject);
+        this.#write(taskId, (r) =>
+          rememberTaken(takeResponses(r, keys, this.#now()), answers),
+        ).then(() => resolve({ ...takenBefore, ...answers }), reject);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       waiters.add(check);
@@ -337,9 +427,19 @@ export class JobRunner {
 function outcomeOfError(error: unknown): Outcome {
   if (error instanceof JobCancelled) return { status: 'cancelled' };
   if (error instanceof JobProtocolError) {
-    return { status: 'failed', error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+    return {
+      status: 'failed',
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.data !== undefined ? { data: error.data } : {}),
+      },
+    };
   }
   // A bug in a job is still a protocol-level failure of the task, not a tool result (T11).
   const message = error instanceof Error ? error.message : String(error);
-  return { status: 'failed', error: { code: ErrorCode.InternalError, message: `Internal error: ${message}` } };
+  return {
+    status: 'failed',
+    error: { code: ErrorCode.InternalError, message: `Internal error: ${message}` },
+  };
 }

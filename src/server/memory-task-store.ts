@@ -28,7 +28,10 @@ export class MemoryTaskStore implements TaskStore {
     return structuredClone(next);
   }
 
-  async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+  async updateMany(
+    taskIds: readonly string[],
+    update: TaskUpdate,
+  ): Promise<(TaskRecord | undefined)[]> {
     assertDistinct(taskIds);
     // Every change is worked out before any is stored, so one that throws leaves all the tasks as they were.
     const next = taskIds.map((taskId) => {

@@ -16,9 +16,18 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { classifyInboundRequest, isJsonContentType, type AuthInfo } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  isJsonContentType,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
 import { ErrorCode, Method, PROTOCOL_VERSION } from '../protocol/constants.ts';
-import { errorResponse, parseMessage, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import {
+  errorResponse,
+  parseMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from '../protocol/jsonrpc.ts';
 import type { RpcError } from '../protocol/task.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
 import { isTaskListen } from './task-subscriptions.ts';
@@ -50,7 +59,12 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   const http = createServer((req, res) => {
     serve(server, req, res, streams).catch((error: unknown) => {
       console.error('[node-host] unexpected failure while serving a request', error);
-      if (!res.headersSent) sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: 'Internal error' }));
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          errorResponse(null, { code: ErrorCode.InternalError, message: 'Internal error' }),
+        );
       else res.destroy();
     });
   });
@@ -79,17 +93,41 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   };
 }
 
-async function serve(server: PlaygroundServer, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>): Promise<void> {
+async function serve(
+  server: PlaygroundServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  streams: Set<() => void>,
+): Promise<void> {
   const [path = '', query = ''] = (req.url ?? '').split(/\?(.*)/s);
-  if (path !== MCP_PATH) return sendJson(res, 404, rpcError(ErrorCode.InvalidRequest, `Not found: MCP is served at ${MCP_PATH}`));
+  if (path !== MCP_PATH)
+    return sendJson(
+      res,
+      404,
+      rpcError(ErrorCode.InvalidRequest, `Not found: MCP is served at ${MCP_PATH}`),
+    );
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
-    return sendJson(res, 405, rpcError(ErrorCode.InvalidRequest, 'Method not allowed: this stateless server accepts POST only'));
+    return sendJson(
+      res,
+      405,
+      rpcError(
+        ErrorCode.InvalidRequest,
+        'Method not allowed: this stateless server accepts POST only',
+      ),
+    );
   }
   const identity = bearerToken(req.headers.authorization);
   if (identity === null) {
     res.setHeader('www-authenticate', 'Bearer');
-    return sendJson(res, 401, rpcError(ErrorCode.InvalidRequest, 'Unauthorized: the Authorization header must be "Bearer <token>"'));
+    return sendJson(
+      res,
+      401,
+      rpcError(
+        ErrorCode.InvalidRequest,
+        'Unauthorized: the Authorization header must be "Bearer <token>"',
+      ),
+    );
   }
   // A body left unread (answered early, or over the limit) would stall the connection: drop it.
   res.on('finish', () => {
@@ -105,20 +143,41 @@ async function serve(server: PlaygroundServer, req: IncomingMessage, res: Server
   });
   const url = `http://mcp.local${MCP_PATH}${query ? `?${query}` : ''}`;
   const headers = webHeaders(req);
-  let request = new Request(url, { method: 'POST', headers, body: body.stream, signal: aborted.signal, duplex: 'half' } as RequestInit);
+  let request = new Request(url, {
+    method: 'POST',
+    headers,
+    body: body.stream,
+    signal: aborted.signal,
+    duplex: 'half',
+  } as RequestInit);
   let parsedBody: unknown;
 
   // A JSON body is read whole here, where the SDK's entry would read it next (after its 415 check),
   // and handed over parsed: the SDK then skips cloning the request and reading it again.
   if (isJsonContentType(req.headers['content-type'])) {
     const text = await request.text().catch(() => undefined);
-    if (text === undefined) return body.refusal ? refuse(res, body.refusal) : sendJson(res, 400, rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'));
+    if (text === undefined)
+      return body.refusal
+        ? refuse(res, body.refusal)
+        : sendJson(
+            res,
+            400,
+            rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'),
+          );
     parsedBody = parsedJson(text);
     // Only a listen is looked into here, to see whether it asks for taskIds (routed on Mcp-Method, T19).
-    const listen = req.headers['mcp-method'] === Method.subscriptionsListen ? asTaskListen(parsedBody) : undefined;
+    const listen =
+      req.headers['mcp-method'] === Method.subscriptionsListen
+        ? asTaskListen(parsedBody)
+        : undefined;
     if (listen) return serveTaskListen(server, req, res, listen, identity, streams);
     // Text that is not JSON still goes to the SDK as text, so the SDK answers it (-32700).
-    request = new Request(url, { method: 'POST', headers, ...(parsedBody === undefined ? { body: text } : {}), signal: aborted.signal });
+    request = new Request(url, {
+      method: 'POST',
+      headers,
+      ...(parsedBody === undefined ? { body: text } : {}),
+      signal: aborted.signal,
+    });
   }
 
   const options = {
@@ -160,18 +219,30 @@ type BodyRefusal = 'too-large' | 'not-utf8';
  * reading from the socket then: Content-Length may be absent (chunked) or
  * wrong, so the count is what is trusted.
  */
-function checkedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; readonly refusal: BodyRefusal | undefined } {
+function checkedBody(
+  req: IncomingMessage,
+  max: number,
+): { stream: ReadableStream<Uint8Array>; readonly refusal: BodyRefusal | undefined } {
   let received = 0;
   let finished = false;
   const utf8 = new TextDecoder('utf-8', { fatal: true });
-  const state = { refusal: undefined as BodyRefusal | undefined, stream: undefined as unknown as ReadableStream<Uint8Array> };
+  const state = {
+    refusal: undefined as BodyRefusal | undefined,
+    stream: undefined as unknown as ReadableStream<Uint8Array>,
+  };
   state.stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const refuse = (refusal: BodyRefusal): void => {
         finished = true;
         state.refusal = refusal;
         req.pause();
-        controller.error(new Error(refusal === 'too-large' ? `request body over ${max} bytes` : 'request body is not UTF-8'));
+        controller.error(
+          new Error(
+            refusal === 'too-large'
+              ? `request body over ${max} bytes`
+              : 'request body is not UTF-8',
+          ),
+        );
       };
       req.on('data', (chunk: Buffer) => {
         if (finished) return;
@@ -220,13 +291,24 @@ function refuse(res: ServerResponse, refusal: BodyRefusal): void {
   if (refusal === 'too-large') return tooLarge(res);
   // JSON text is UTF-8 (RFC 8259, section 8.1): bytes that are not cannot be JSON.
   res.setHeader('connection', 'close');
-  sendJson(res, 400, rpcError(ErrorCode.ParseError, 'Parse error: the request body is not valid UTF-8'));
+  sendJson(
+    res,
+    400,
+    rpcError(ErrorCode.ParseError, 'Parse error: the request body is not valid UTF-8'),
+  );
 }
 
 function tooLarge(res: ServerResponse): void {
   // The rest of the body is never read: the connection closes after this answer.
   res.setHeader('connection', 'close');
-  sendJson(res, 413, rpcError(ErrorCode.InvalidRequest, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes`));
+  sendJson(
+    res,
+    413,
+    rpcError(
+      ErrorCode.InvalidRequest,
+      `Request body too large: the limit is ${MAX_BODY_BYTES} bytes`,
+    ),
+  );
 }
 
 function webHeaders(req: IncomingMessage): Headers {
@@ -262,7 +344,8 @@ async function sendWeb(response: Response, res: ServerResponse): Promise<void> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      if (!res.write(value))
+        await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
       if (res.destroyed) return;
     }
     res.end();
@@ -308,15 +391,23 @@ async function serveTaskListen(
 
   const early: JsonRpcMessage[] = [];
   let write: (message: JsonRpcMessage) => void = (message) => early.push(message);
-  const subscription = await server.subscriptions.open(request, identity, (message) => write(message));
+  const subscription = await server.subscriptions.open(request, identity, (message) =>
+    write(message),
+  );
   if (!subscription) {
-    const reply = early[0] ?? errorResponse(request.id, { code: ErrorCode.InternalError, message: 'Subscription refused' });
+    const reply =
+      early[0] ??
+      errorResponse(request.id, { code: ErrorCode.InternalError, message: 'Subscription refused' });
     const code = 'error' in reply ? reply.error.code : 0;
     return sendJson(res, code === ErrorCode.MissingRequiredClientCapability ? 400 : 200, reply);
   }
   if (res.destroyed) return subscription.close();
 
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   // A push may still be on its way after the stream ended; writing after end would throw.
   const frame = (text: string): void => {
     if (!res.writableEnded && !res.destroyed) res.write(text);
@@ -332,14 +423,24 @@ async function serveTaskListen(
   // Closing from the server side answers the listen request itself, as the SDK's router does.
   const end = (): void => {
     cleanup();
-    write({ jsonrpc: '2.0', id: request.id, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': request.id } } });
+    write({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: {
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/subscriptionId': request.id },
+      },
+    });
     res.end();
   };
   streams.add(end);
   res.on('close', cleanup);
 }
 
-function ladderRejection(req: IncomingMessage, request: JsonRpcRequest): { status: number; error: RpcError } | undefined {
+function ladderRejection(
+  req: IncomingMessage,
+  request: JsonRpcRequest,
+): { status: number; error: RpcError } | undefined {
   const header = (name: string): string | undefined => {
     const value = req.headers[name];
     return typeof value === 'string' ? value : undefined;
@@ -352,19 +453,36 @@ function ladderRejection(req: IncomingMessage, request: JsonRpcRequest): { statu
     body: request,
   });
   if (outcome.kind === 'reject') {
-    return { status: outcome.httpStatus, error: { code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) } };
+    return {
+      status: outcome.httpStatus,
+      error: {
+        code: outcome.code,
+        message: outcome.message,
+        ...(outcome.data !== undefined ? { data: outcome.data } : {}),
+      },
+    };
   }
-  const requested = outcome.kind === 'modern' ? outcome.classification.revision : outcome.requestedVersion;
+  const requested =
+    outcome.kind === 'modern' ? outcome.classification.revision : outcome.requestedVersion;
   if (outcome.kind === 'legacy' || requested !== PROTOCOL_VERSION) {
     return {
       status: 400,
-      error: { code: ErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${requested ?? 'unknown'}`, data: { supported: [PROTOCOL_VERSION], requested: requested ?? 'unknown' } },
+      error: {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: `Unsupported protocol version: ${requested ?? 'unknown'}`,
+        data: { supported: [PROTOCOL_VERSION], requested: requested ?? 'unknown' },
+      },
     };
   }
   if (header('mcp-protocol-version') === undefined) {
     return {
       status: 400,
-      error: { code: ErrorCode.HeaderMismatch, message: 'Bad Request: the request headers and body disagree: the required MCP-Protocol-Version header is absent', data: { mismatch: { header: '(missing)', body: requested } } },
+      error: {
+        code: ErrorCode.HeaderMismatch,
+        message:
+          'Bad Request: the request headers and body disagree: the required MCP-Protocol-Version header is absent',
+        data: { mismatch: { header: '(missing)', body: requested } },
+      },
     };
   }
   return undefined;

@@ -23,14 +23,25 @@ over Streamable HTTP at http://H:N/mcp.
 `;
 
 /** What to serve, or why not: a usage error is reported with exit code 2. */
-type CliConfig = { kind: 'serve'; host: string; port: number; reportStatsMs: number | undefined } | { kind: 'help' } | { kind: 'error'; message: string };
+type CliConfig =
+  | { kind: 'serve'; host: string; port: number; reportStatsMs: number | undefined }
+  | { kind: 'help' }
+  | { kind: 'error'; message: string };
 
-function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliConfig {
+function parseCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): CliConfig {
   let values: { port?: string; host?: string; 'report-stats'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { port: { type: 'string' }, host: { type: 'string' }, 'report-stats': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'report-stats': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -41,14 +52,25 @@ function parseCli(argv: readonly string[], env: Readonly<Record<string, string |
   const portText = values.port ?? env['PORT'] ?? '3939';
   const host = values.host ?? env['HOST'] ?? '127.0.0.1';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
-    return { kind: 'error', message: `Invalid port "${portText}"${values.port === undefined ? ' (from PORT)' : ''}: expected an integer from 0 to 65535` };
+    return {
+      kind: 'error',
+      message: `Invalid port "${portText}"${values.port === undefined ? ' (from PORT)' : ''}: expected an integer from 0 to 65535`,
+    };
   }
   if (host.trim() === '') return { kind: 'error', message: 'Invalid host: empty' };
   const statsText = values['report-stats'];
   if (statsText !== undefined && (!/^\d{1,7}$/.test(statsText) || Number(statsText) < 100)) {
-    return { kind: 'error', message: `Invalid --report-stats "${statsText}": expected milliseconds, at least 100` };
+    return {
+      kind: 'error',
+      message: `Invalid --report-stats "${statsText}": expected milliseconds, at least 100`,
+    };
   }
-  return { kind: 'serve', host, port: Number(portText), reportStatsMs: statsText === undefined ? undefined : Number(statsText) };
+  return {
+    kind: 'serve',
+    host,
+    port: Number(portText),
+    reportStatsMs: statsText === undefined ? undefined : Number(statsText),
+  };
 }
 
 /**
@@ -88,11 +110,16 @@ async function main(): Promise<void> {
   try {
     host = await startNodeHost({ host: config.host, port: config.port, server });
   } catch (error) {
-    process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
   console.log(`MCP Tasks Playground server listening on ${host.url}`);
-  const reporter = config.reportStatsMs === undefined ? undefined : setInterval(() => void reportStats(server), config.reportStatsMs);
+  const reporter =
+    config.reportStatsMs === undefined
+      ? undefined
+      : setInterval(() => void reportStats(server), config.reportStatsMs);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

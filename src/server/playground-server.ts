@@ -45,14 +45,25 @@ export function createPlaygroundServer(options: PlaygroundServerOptions = {}): P
   const clock = new JobClock();
   const runner = new JobRunner(store, { ...options.runner, now, clock });
   const service = new TaskService({ ...options, store, runner, now, tools });
-  const adoption = new JobAdoption(store, runner, tools, { now, everyMs: options.adoptIntervalMs ?? runner.heartbeatMs });
+  const adoption = new JobAdoption(store, runner, tools, {
+    now,
+    everyMs: options.adoptIntervalMs ?? runner.heartbeatMs,
+  });
   adoption.start();
   // legacy: 'reject': this server speaks 2026-07-28 only; 2025 openings get -32022.
   const http = createMcpHandler(createServerFactory(service), { legacy: 'reject' });
   const subscriptions = new TaskSubscriptions(service, store);
   const sweepMs = options.sweepIntervalMs ?? 1000;
   const sweep =
-    sweepMs > 0 ? setInterval(() => service.sweep().catch((error: unknown) => console.error('[server] the expiry sweep failed', error)), sweepMs) : undefined;
+    sweepMs > 0
+      ? setInterval(
+          () =>
+            service
+              .sweep()
+              .catch((error: unknown) => console.error('[server] the expiry sweep failed', error)),
+          sweepMs,
+        )
+      : undefined;
   return {
     store,
     runner,

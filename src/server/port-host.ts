@@ -9,7 +9,12 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import { ErrorCode, PROTOCOL_VERSION } from '../protocol/constants.ts';
 import { httpHeadersFor, isPlainHeaderValue } from '../protocol/envelope.ts';
-import { errorResponse, parseMessage, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import {
+  errorResponse,
+  parseMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from '../protocol/jsonrpc.ts';
 import type { RpcError } from '../protocol/task.ts';
 import type { PlaygroundServer } from './playground-server.ts';
 import { isTaskListen, type Subscription } from './task-subscriptions.ts';
@@ -25,7 +30,11 @@ export interface PortLike {
 }
 
 /** Serves `port` as `identity` until the port or the returned handle is closed. */
-export function servePort(server: PlaygroundServer, port: PortLike, identity: string): { close(): void } {
+export function servePort(
+  server: PlaygroundServer,
+  port: PortLike,
+  identity: string,
+): { close(): void } {
   const subscriptions = new Map<string | number, Subscription>();
   const send = (message: JsonRpcMessage): void => port.postMessage(message);
 
@@ -41,10 +50,16 @@ export function servePort(server: PlaygroundServer, port: PortLike, identity: st
     const parsed = parseMessage(data);
     switch (parsed.kind) {
       case 'invalid':
-        send(errorResponse(idOf(data), { code: ErrorCode.InvalidRequest, message: `Invalid JSON-RPC message: ${parsed.reason}` }));
+        send(
+          errorResponse(idOf(data), {
+            code: ErrorCode.InvalidRequest,
+            message: `Invalid JSON-RPC message: ${parsed.reason}`,
+          }),
+        );
         return;
       case 'notification':
-        if (parsed.message.method === 'notifications/cancelled') closeSubscription(parsed.message.params?.['requestId']);
+        if (parsed.message.method === 'notifications/cancelled')
+          closeSubscription(parsed.message.params?.['requestId']);
         return;
       case 'result':
       case 'error':
@@ -60,7 +75,12 @@ export function servePort(server: PlaygroundServer, port: PortLike, identity: st
         } catch (error) {
           // Every request gets its answer, whatever broke: a client must never wait for nothing (C7).
           console.error('[server] unexpected failure while serving a request', error);
-          send(errorResponse(parsed.message.id, { code: ErrorCode.InternalError, message: 'Internal error' }));
+          send(
+            errorResponse(parsed.message.id, {
+              code: ErrorCode.InternalError,
+              message: 'Internal error',
+            }),
+          );
         }
     }
   }
@@ -81,15 +101,26 @@ export function servePort(server: PlaygroundServer, port: PortLike, identity: st
 }
 
 /** Answers one request through the SDK's HTTP entry and returns the JSON-RPC response. */
-export async function viaHttpEntry(server: PlaygroundServer, request: JsonRpcRequest, identity: string): Promise<JsonRpcMessage> {
+export async function viaHttpEntry(
+  server: PlaygroundServer,
+  request: JsonRpcRequest,
+  identity: string,
+): Promise<JsonRpcMessage> {
   const http = asHttpRequest(request);
   if ('code' in http) return errorResponse(request.id, http);
   const authInfo = { token: identity, clientId: identity, scopes: [] };
-  const response = await server.http.fetch(http.request, http.parsedBody === undefined ? { authInfo } : { authInfo, parsedBody: http.parsedBody });
+  const response = await server.http.fetch(
+    http.request,
+    http.parsedBody === undefined ? { authInfo } : { authInfo, parsedBody: http.parsedBody },
+  );
   const body: unknown = await response.json().catch(() => undefined);
   const parsed = parseMessage(body);
-  if (parsed.kind === 'result' || parsed.kind === 'error') return { ...parsed.message, id: request.id };
-  return errorResponse(request.id, { code: ErrorCode.InternalError, message: `Server produced no JSON-RPC response (HTTP ${response.status})` });
+  if (parsed.kind === 'result' || parsed.kind === 'error')
+    return { ...parsed.message, id: request.id };
+  return errorResponse(request.id, {
+    code: ErrorCode.InternalError,
+    message: `Server produced no JSON-RPC response (HTTP ${response.status})`,
+  });
 }
 
 /** A request for the SDK's entry, with its body already parsed when that is safe (see {@link asHttpRequest}). */
@@ -114,23 +145,36 @@ interface HttpExchange {
  */
 function asHttpRequest(request: JsonRpcRequest): HttpExchange | RpcError {
   if (!isPlainHeaderValue(request.method)) {
-    return { code: ErrorCode.MethodNotFound, message: `Method not found: ${JSON.stringify(request.method)} is no MCP method` };
+    return {
+      code: ErrorCode.MethodNotFound,
+      message: `Method not found: ${JSON.stringify(request.method)} is no MCP method`,
+    };
   }
   const headers = httpHeadersFor(request);
   const version = headers['mcp-protocol-version'] ?? '';
   if (!isPlainHeaderValue(version)) {
-    return { code: ErrorCode.UnsupportedProtocolVersion, message: 'Unsupported protocol version', data: { supported: [PROTOCOL_VERSION], requested: version } };
+    return {
+      code: ErrorCode.UnsupportedProtocolVersion,
+      message: 'Unsupported protocol version',
+      data: { supported: [PROTOCOL_VERSION], requested: version },
+    };
   }
   let body: string;
   try {
     body = JSON.stringify(request);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { code: ErrorCode.InvalidRequest, message: `Invalid JSON-RPC message: it cannot be written as JSON (${why})` };
+    return {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid JSON-RPC message: it cannot be written as JSON (${why})`,
+    };
   }
   // A UTF-16 code unit is at most 3 UTF-8 bytes: a body this short is surely within the limit.
   if (body.length * 3 <= DEFAULT_MAX_REQUEST_BODY_SIZE) {
-    return { request: new Request(WORKER_URL, { method: 'POST', headers }), parsedBody: JSON.parse(body) as unknown };
+    return {
+      request: new Request(WORKER_URL, { method: 'POST', headers }),
+      parsedBody: JSON.parse(body) as unknown,
+    };
   }
   return { request: new Request(WORKER_URL, { method: 'POST', headers, body }) };
 }
@@ -140,4 +184,3 @@ function idOf(data: unknown): string | number | null {
   const id = (data as { id: unknown }).id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
-

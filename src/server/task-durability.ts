@@ -27,7 +27,12 @@ export function leaseIsFree(record: TaskRecord, now: number): boolean {
  * theirs. A lease someone else holds and renews in time is left alone, and
  * a finished task has no job to lease.
  */
-export function claimLease(record: TaskRecord, holder: string, now: number, leaseMs: number): TaskRecord {
+export function claimLease(
+  record: TaskRecord,
+  holder: string,
+  now: number,
+  leaseMs: number,
+): TaskRecord {
   if (isTerminal(record.status)) return record;
   if (!holdsLease(record, holder) && !leaseIsFree(record, now)) return record;
   return { ...record, lease: { holder, expiresAt: now + leaseMs } };
@@ -41,7 +46,12 @@ export function dropLease(record: TaskRecord): TaskRecord {
 }
 
 /** Saves a job's progress. A finished task keeps what it has. */
-export function withCheckpoint(record: TaskRecord, data: unknown, label: string, now: number): TaskRecord {
+export function withCheckpoint(
+  record: TaskRecord,
+  data: unknown,
+  label: string,
+  now: number,
+): TaskRecord {
   if (isTerminal(record.status)) return record;
   return { ...record, checkpoint: { data, label, savedAt: now }, lastUpdatedAt: now };
 }

@@ -4,7 +4,12 @@
  * (which answers count) hold in one place whichever store is used.
  */
 import { ErrorCode } from '../protocol/constants.ts';
-import { isTerminal, type CallToolResult, type InputRequest, type RpcError } from '../protocol/task.ts';
+import {
+  isTerminal,
+  type CallToolResult,
+  type InputRequest,
+  type RpcError,
+} from '../protocol/task.ts';
 import type { TaskRecord } from './task-store.ts';
 
 export type Outcome =
@@ -27,13 +32,21 @@ export function finish(record: TaskRecord, outcome: Outcome, now: number): TaskR
 }
 
 /** Sets the progress text of a running task. */
-export function withStatusMessage(record: TaskRecord, statusMessage: string, now: number): TaskRecord {
+export function withStatusMessage(
+  record: TaskRecord,
+  statusMessage: string,
+  now: number,
+): TaskRecord {
   if (isTerminal(record.status)) return record;
   return { ...record, statusMessage, lastUpdatedAt: now };
 }
 
 /** Moves a task to `input_required` with new requests; keys are never reused (T14). */
-export function requestInput(record: TaskRecord, requests: Record<string, InputRequest>, now: number): TaskRecord {
+export function requestInput(
+  record: TaskRecord,
+  requests: Record<string, InputRequest>,
+  now: number,
+): TaskRecord {
   if (isTerminal(record.status)) return record;
   const reused = Object.keys(requests).filter((key) => record.issuedInputKeys.includes(key));
   if (reused.length > 0) throw new Error(`input keys reused within one task: ${reused.join(', ')}`);
@@ -55,10 +68,15 @@ export function requestInput(record: TaskRecord, requests: Record<string, InputR
  * at once: `tasks/get` lists only what still needs an answer (T10, T14), and
  * the task stays `input_required` only while something does.
  */
-export function acceptResponses(record: TaskRecord, responses: Record<string, unknown>, now: number): TaskRecord {
+export function acceptResponses(
+  record: TaskRecord,
+  responses: Record<string, unknown>,
+  now: number,
+): TaskRecord {
   if (record.status !== 'input_required') return record;
   const accepted = Object.entries(responses).filter(
-    ([key]) => Object.hasOwn(record.inputRequests, key) && !Object.hasOwn(record.inputResponses, key),
+    ([key]) =>
+      Object.hasOwn(record.inputRequests, key) && !Object.hasOwn(record.inputResponses, key),
   );
   if (accepted.length === 0) return record;
   const inputRequests = { ...record.inputRequests };
@@ -78,7 +96,11 @@ export function allAnswered(record: TaskRecord, keys: readonly string[]): boolea
 }
 
 /** Hands answers to the job and returns the task to `working`. */
-export function takeResponses(record: TaskRecord, keys: readonly string[], now: number): TaskRecord {
+export function takeResponses(
+  record: TaskRecord,
+  keys: readonly string[],
+  now: number,
+): TaskRecord {
   if (isTerminal(record.status)) return record;
   const inputRequests = { ...record.inputRequests };
   const inputResponses = { ...record.inputResponses };
@@ -87,7 +109,13 @@ export function takeResponses(record: TaskRecord, keys: readonly string[], now: 
     delete inputResponses[key];
   }
   const stillWaiting = Object.keys(inputRequests).length > 0;
-  return { ...record, inputRequests, inputResponses, status: stillWaiting ? 'input_required' : 'working', lastUpdatedAt: now };
+  return {
+    ...record,
+    inputRequests,
+    inputResponses,
+    status: stillWaiting ? 'input_required' : 'working',
+    lastUpdatedAt: now,
+  };
 }
 
 /** Notes a `tasks/cancel` (T17). A finished task is left as it is. */

@@ -5,10 +5,21 @@
  * error response.
  */
 import { ErrorCode, TASKS_EXTENSION } from '../protocol/constants.ts';
-import type { CallToolResult, CreateTaskResult, DetailedTask, InputRequest } from '../protocol/task.ts';
+import type {
+  CallToolResult,
+  CreateTaskResult,
+  DetailedTask,
+  InputRequest,
+} from '../protocol/task.ts';
 import { newTaskId } from './identity.ts';
 import type { JobRunner } from './job-runner.ts';
-import { acceptResponses, expiryOf, EXPIRED_ERROR, finish, requestCancel } from './task-lifecycle.ts';
+import {
+  acceptResponses,
+  expiryOf,
+  EXPIRED_ERROR,
+  finish,
+  requestCancel,
+} from './task-lifecycle.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
 import { createTaskResult, detailedTask } from './task-view.ts';
 import { JobProtocolError, textResult, type ToolDefinition } from './tool.ts';
@@ -59,9 +70,13 @@ export interface Caller {
 
 /** T3, T4: the error for a caller that did not declare the extension. */
 export function missingTasksCapability(what: string): RpcFault {
-  return new RpcFault(ErrorCode.MissingRequiredClientCapability, `${what} requires the ${TASKS_EXTENSION} extension; declare it in this request's clientCapabilities`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return new RpcFault(
+    ErrorCode.MissingRequiredClientCapability,
+    `${what} requires the ${TASKS_EXTENSION} extension; declare it in this request's clientCapabilities`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }
 
 export class TaskService {
@@ -109,7 +124,10 @@ export class TaskService {
     const parsed = tool.args.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       // Bad arguments are the tool's own error, reported so a model could correct itself.
-      return textResult(`Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, true);
+      return textResult(
+        `Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+        true,
+      );
     }
     if (tool.execution === 'sync' || (tool.execution === 'task' && !caller.declaresTasks)) {
       return this.#runInline(tool, parsed.data, signal);
@@ -117,17 +135,27 @@ export class TaskService {
     if (!caller.declaresTasks) throw missingTasksCapability(`Tool ${name}`);
     // T16: input needed before the task exists rides the core multi-round-trip flow.
     const wanted = tool.preTaskInput ?? {};
-    const missing = Object.fromEntries(Object.entries(wanted).filter(([key]) => !Object.hasOwn(inputResponses, key)));
-    if (Object.keys(missing).length > 0) return { resultType: 'input_required', inputRequests: missing };
-    const preTaskInput = Object.fromEntries(Object.keys(wanted).map((key) => [key, inputResponses[key]]));
+    const missing = Object.fromEntries(
+      Object.entries(wanted).filter(([key]) => !Object.hasOwn(inputResponses, key)),
+    );
+    if (Object.keys(missing).length > 0)
+      return { resultType: 'input_required', inputRequests: missing };
+    const preTaskInput = Object.fromEntries(
+      Object.keys(wanted).map((key) => [key, inputResponses[key]]),
+    );
     return this.startTask(caller, tool, parsed.data, rawArgs, preTaskInput);
   }
 
-  async #runInline(tool: ToolDefinition, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  async #runInline(
+    tool: ToolDefinition,
+    args: unknown,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
     try {
       return await this.#runner.runInline(tool, args, signal);
     } catch (error) {
-      if (error instanceof JobProtocolError) throw new RpcFault(error.code, error.message, error.data);
+      if (error instanceof JobProtocolError)
+        throw new RpcFault(error.code, error.message, error.data);
       throw error;
     }
   }
@@ -150,7 +178,10 @@ export class TaskService {
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: tool.ttlMs === undefined ? this.#defaultTtlMs : tool.ttlMs,
-      pollIntervalMs: (typeof tool.pollIntervalMs === 'function' ? tool.pollIntervalMs(args) : tool.pollIntervalMs) ?? this.#defaultPollIntervalMs,
+      pollIntervalMs:
+        (typeof tool.pollIntervalMs === 'function'
+          ? tool.pollIntervalMs(args)
+          : tool.pollIntervalMs) ?? this.#defaultPollIntervalMs,
       inputRequests: {},
       issuedInputKeys: [],
       inputResponses: {},
@@ -170,7 +201,11 @@ export class TaskService {
   }
 
   /** `tasks/update` (T15): the ack is empty and says nothing about what was accepted. */
-  async updateTask(caller: Caller, taskId: unknown, responses: Record<string, unknown>): Promise<void> {
+  async updateTask(
+    caller: Caller,
+    taskId: unknown,
+    responses: Record<string, unknown>,
+  ): Promise<void> {
     const record = await this.#load(caller, taskId, 'tasks/update');
     await this.#store.update(record.taskId, (r) => acceptResponses(r, responses, this.#now()));
   }
@@ -192,9 +227,14 @@ export class TaskService {
    */
   async #load(caller: Caller, taskId: unknown, method: string): Promise<TaskRecord> {
     if (!caller.declaresTasks) throw missingTasksCapability(method);
-    if (typeof taskId !== 'string' || taskId.length === 0) throw new RpcFault(ErrorCode.InvalidParams, `${method}: params.taskId must be a non-empty string`);
+    if (typeof taskId !== 'string' || taskId.length === 0)
+      throw new RpcFault(
+        ErrorCode.InvalidParams,
+        `${method}: params.taskId must be a non-empty string`,
+      );
     const stored = await this.#store.get(taskId);
-    const record = stored && stored.owner === caller.owner ? await this.#applyExpiry(stored) : undefined;
+    const record =
+      stored && stored.owner === caller.owner ? await this.#applyExpiry(stored) : undefined;
     if (!record) throw new RpcFault(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     return record;
   }
@@ -205,7 +245,9 @@ export class TaskService {
       case 'live':
         return record;
       case 'expire':
-        return this.#store.update(record.taskId, (r) => finish(r, { status: 'failed', error: EXPIRED_ERROR }, this.#now()));
+        return this.#store.update(record.taskId, (r) =>
+          finish(r, { status: 'failed', error: EXPIRED_ERROR }, this.#now()),
+        );
       case 'purge':
         await this.#store.delete(record.taskId);
         return undefined;

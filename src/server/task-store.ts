@@ -101,5 +101,6 @@ export interface TaskStore {
 
 /** `updateMany`'s rule that no task is named twice: its update would run twice, on a record it already changed. */
 export function assertDistinct(taskIds: readonly string[]): void {
-  if (new Set(taskIds).size !== taskIds.length) throw new Error('updateMany: a task is named twice');
+  if (new Set(taskIds).size !== taskIds.length)
+    throw new Error('updateMany: a task is named twice');
 }

@@ -50,14 +50,33 @@ export class TaskSubscriptions {
    * Errors (no extension: -32021, T18) are sent as the response and no
    * stream opens.
    */
-  async open(request: JsonRpcRequest, identity: string | undefined, send: (message: JsonRpcMessage) => void): Promise<Subscription | undefined> {
+  async open(
+    request: JsonRpcRequest,
+    identity: string | undefined,
+    send: (message: JsonRpcMessage) => void,
+  ): Promise<Subscription | undefined> {
     const params = ListenParams.safeParse(request.params ?? {});
     const fail = (fault: RpcFault): undefined => {
-      send({ jsonrpc: '2.0', id: request.id, error: { code: fault.code, message: fault.message, ...(fault.data !== undefined ? { data: fault.data } : {}) } });
+      send({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: {
+          code: fault.code,
+          message: fault.message,
+          ...(fault.data !== undefined ? { data: fault.data } : {}),
+        },
+      });
       return undefined;
     };
-    if (!params.success) return fail(new RpcFault(ErrorCode.InvalidParams, `subscriptions/listen: ${z.prettifyError(params.error)}`));
-    if (!declaresTasks(params.data._meta?.[META.clientCapabilities])) return fail(missingTasksCapability('Task notifications'));
+    if (!params.success)
+      return fail(
+        new RpcFault(
+          ErrorCode.InvalidParams,
+          `subscriptions/listen: ${z.prettifyError(params.error)}`,
+        ),
+      );
+    if (!declaresTasks(params.data._meta?.[META.clientCapabilities]))
+      return fail(missingTasksCapability('Task notifications'));
 
     const owner = await ownerDigest(identity ?? ANONYMOUS);
     const requested = params.data.notifications?.taskIds ?? [];
@@ -69,7 +88,11 @@ export class TaskSubscriptions {
     }
     const caller = { owner, declaresTasks: true };
     const meta = { [META.subscriptionId]: request.id };
-    send({ jsonrpc: '2.0', method: Method.subscriptionsAcknowledged, params: { notifications: { taskIds: agreed }, _meta: meta } });
+    send({
+      jsonrpc: '2.0',
+      method: Method.subscriptionsAcknowledged,
+      params: { notifications: { taskIds: agreed }, _meta: meta },
+    });
 
     const watched = new Set(agreed);
     // Not every store write changes the task (a job's lease heartbeat does not): push only what differs.
@@ -82,7 +105,11 @@ export class TaskSubscriptions {
           const text = JSON.stringify(task);
           if (lastSent.get(record.taskId) === text) return;
           lastSent.set(record.taskId, text);
-          send({ jsonrpc: '2.0', method: Method.notificationsTasks, params: { ...task, _meta: { ...objectOr(task['_meta']), ...meta } } });
+          send({
+            jsonrpc: '2.0',
+            method: Method.notificationsTasks,
+            params: { ...task, _meta: { ...objectOr(task['_meta']), ...meta } },
+          });
         },
         () => watched.delete(record.taskId),
       );
@@ -104,5 +131,7 @@ export class TaskSubscriptions {
 }
 
 function objectOr(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }

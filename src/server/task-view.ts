@@ -30,15 +30,24 @@ export function detailedTask(record: TaskRecord): DetailedTask {
   // Durable jobs: the last checkpoint and take-overs, under this server's own `_meta` key.
   if (record.checkpoint || record.resumes) {
     const progress: JobProgress = {
-      ...(record.checkpoint ? { checkpoint: { label: record.checkpoint.label, savedAt: new Date(record.checkpoint.savedAt).toISOString() } } : {}),
+      ...(record.checkpoint
+        ? {
+            checkpoint: {
+              label: record.checkpoint.label,
+              savedAt: new Date(record.checkpoint.savedAt).toISOString(),
+            },
+          }
+        : {}),
       resumes: record.resumes ?? 0,
     };
     task._meta = { [JOB_PROGRESS_META]: progress };
   }
-  if (record.status === 'input_required') task.inputRequests = structuredClone(record.inputRequests);
+  if (record.status === 'input_required')
+    task.inputRequests = structuredClone(record.inputRequests);
   // The inlined result is the CallToolResult the call would have returned
   // synchronously (T10), and every result carries resultType (C4).
-  if (record.status === 'completed' && record.result) task.result = { resultType: 'complete', ...structuredClone(record.result) };
+  if (record.status === 'completed' && record.result)
+    task.result = { resultType: 'complete', ...structuredClone(record.result) };
   if (record.status === 'failed' && record.error) task.error = structuredClone(record.error);
   return task;
 }

@@ -7,7 +7,11 @@
  * the clock its jobs sleep on.
  */
 /// <reference lib="webworker" />
-import { WorkerControlSchema, type StartMessage, type WorkerEvent } from '../protocol/worker-control.ts';
+import {
+  WorkerControlSchema,
+  type StartMessage,
+  type WorkerEvent,
+} from '../protocol/worker-control.ts';
 import { IdbTaskStore } from './idb/idb-task-store.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
@@ -21,11 +25,15 @@ let server: Promise<PlaygroundServer> | undefined;
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const control = WorkerControlSchema.safeParse(event.data);
   if (!control.success) {
-    console.error('[worker] ignored a control message that is not a valid start, connect or hold-jobs', event.data);
+    console.error(
+      '[worker] ignored a control message that is not a valid start, connect or hold-jobs',
+      event.data,
+    );
     return;
   }
   if (control.data.type === 'start') {
-    if (server) console.error('[worker] ignored a second start: a worker keeps the store it started with');
+    if (server)
+      console.error('[worker] ignored a second start: a worker keeps the store it started with');
     else server = boot(control.data);
     return;
   }
@@ -57,7 +65,11 @@ async function openStore(start: StartMessage): Promise<TaskStore> {
     return await IdbTaskStore.open(start.store.database);
   } catch (error) {
     // Still a working server, and the page says plainly that tasks will not survive it.
-    tell({ type: 'storage-error', requested: 'indexeddb', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    tell({
+      type: 'storage-error',
+      requested: 'indexeddb',
+      message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
     return new MemoryTaskStore();
   }
 }

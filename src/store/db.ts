@@ -4,7 +4,16 @@
  * own (src/server/idb/db.ts); the page only deletes that one, by name.
  */
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { BLOCKED_PROBLEM, mergeStoredTask, storageProblemOf, WIRE_LOG_LIMIT, type PageStore, type StorageProblem, type StoredTask, type StoredWireEntry } from './page-store.ts';
+import {
+  BLOCKED_PROBLEM,
+  mergeStoredTask,
+  storageProblemOf,
+  WIRE_LOG_LIMIT,
+  type PageStore,
+  type StorageProblem,
+  type StoredTask,
+  type StoredWireEntry,
+} from './page-store.ts';
 
 export const PAGE_DATABASE = 'mcp-tasks-playground-page';
 export const PAGE_DB_VERSION = 1;
@@ -18,7 +27,10 @@ export interface PageDbSchema extends DBSchema {
 
 type PageDb = IDBPDatabase<PageDbSchema>;
 
-function openPageDb(name: string, hooks: { onBlocked: () => void; onBlocking: () => void }): Promise<PageDb> {
+function openPageDb(
+  name: string,
+  hooks: { onBlocked: () => void; onBlocking: () => void },
+): Promise<PageDb> {
   return openDB<PageDbSchema>(name, PAGE_DB_VERSION, {
     upgrade(db, oldVersion) {
       // v1: followed tasks, and the wire log.
@@ -51,7 +63,11 @@ export class IdbPageStore implements PageStore {
   async putTasks(tasks: readonly StoredTask[]): Promise<void> {
     const tx = (await this.#open()).transaction('tasks', 'readwrite');
     await allOrNothing(tx, async () => {
-      await Promise.all(tasks.map(async (task) => tx.store.put(mergeStoredTask(await tx.store.get(task.taskId), task))));
+      await Promise.all(
+        tasks.map(async (task) =>
+          tx.store.put(mergeStoredTask(await tx.store.get(task.taskId), task)),
+        ),
+      );
     });
   }
 
@@ -97,7 +113,10 @@ export class IdbPageStore implements PageStore {
       onBlocked: () => this.#onProblem(BLOCKED_PROBLEM),
       // Another tab needs it closed (a newer version): step aside, reopen on the next write.
       onBlocking: () => {
-        void this.#db?.then((db) => db.close(), () => {});
+        void this.#db?.then(
+          (db) => db.close(),
+          () => {},
+        );
         this.#db = undefined;
       },
     });
@@ -111,7 +130,10 @@ export class IdbPageStore implements PageStore {
 }
 
 /** Runs `work` in `tx` and commits it; if any step fails, aborts it so none of it is kept. */
-async function allOrNothing(tx: { abort(): void; done: Promise<void> }, work: () => Promise<void>): Promise<void> {
+async function allOrNothing(
+  tx: { abort(): void; done: Promise<void> },
+  work: () => Promise<void>,
+): Promise<void> {
   try {
     await work();
   } catch (error) {

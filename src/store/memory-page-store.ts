@@ -1,12 +1,22 @@
 /** The in-memory twin of the page's IndexedDB store: for unit tests, and for a browser whose storage cannot be opened. */
-import { mergeStoredTask, WIRE_LOG_LIMIT, type PageStore, type StoredTask, type StoredWireEntry } from './page-store.ts';
+import {
+  mergeStoredTask,
+  WIRE_LOG_LIMIT,
+  type PageStore,
+  type StoredTask,
+  type StoredWireEntry,
+} from './page-store.ts';
 
 export class MemoryPageStore implements PageStore {
   readonly #tasks = new Map<string, StoredTask>();
   #wire: StoredWireEntry[] = [];
 
   async putTasks(tasks: readonly StoredTask[]): Promise<void> {
-    for (const task of tasks) this.#tasks.set(task.taskId, structuredClone(mergeStoredTask(this.#tasks.get(task.taskId), task)));
+    for (const task of tasks)
+      this.#tasks.set(
+        task.taskId,
+        structuredClone(mergeStoredTask(this.#tasks.get(task.taskId), task)),
+      );
   }
 
   async deleteTasks(taskIds: readonly string[]): Promise<void> {
@@ -14,7 +24,9 @@ export class MemoryPageStore implements PageStore {
   }
 
   async tasks(): Promise<StoredTask[]> {
-    return [...this.#tasks.values()].sort((a, b) => a.followedAt - b.followedAt).map((t) => structuredClone(t));
+    return [...this.#tasks.values()]
+      .sort((a, b) => a.followedAt - b.followedAt)
+      .map((t) => structuredClone(t));
   }
 
   async appendWire(entries: readonly StoredWireEntry[]): Promise<void> {

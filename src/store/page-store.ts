@@ -68,7 +68,10 @@ export interface PageStore {
  */
 export function mergeStoredTask(stored: StoredTask | undefined, next: StoredTask): StoredTask {
   if (!stored) return next;
-  const newer = Date.parse(next.task.lastUpdatedAt) >= Date.parse(stored.task.lastUpdatedAt) ? next.task : stored.task;
+  const newer =
+    Date.parse(next.task.lastUpdatedAt) >= Date.parse(stored.task.lastUpdatedAt)
+      ? next.task
+      : stored.task;
   const outcome = next.outcome ?? stored.outcome;
   return {
     ...next,
@@ -88,16 +91,28 @@ export interface StorageProblem {
 
 /** Names the problem behind a failed IndexedDB operation. */
 export function storageProblemOf(error: unknown): StorageProblem {
-  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
-  const detail = error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error) ? String((error as { message: unknown }).message) : String(error);
+  const name =
+    typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
+  const detail =
+    error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error)
+      ? String((error as { message: unknown }).message)
+      : String(error);
   if (name === 'QuotaExceededError') {
-    return { kind: 'full', message: 'Browser storage is full: new changes are not being saved. Everything saved before is intact. Free some space, or use Clear everything.' };
+    return {
+      kind: 'full',
+      message:
+        'Browser storage is full: new changes are not being saved. Everything saved before is intact. Free some space, or use Clear everything.',
+    };
   }
-  return { kind: 'unavailable', message: `Browser storage cannot be used (${name || 'error'}: ${detail}). The page works, but tasks will not survive a reload.` };
+  return {
+    kind: 'unavailable',
+    message: `Browser storage cannot be used (${name || 'error'}: ${detail}). The page works, but tasks will not survive a reload.`,
+  };
 }
 
 /** The problem when another tab holds the database open at an older version. */
 export const BLOCKED_PROBLEM: StorageProblem = {
   kind: 'blocked',
-  message: 'Browser storage is blocked by another tab running an older version of this page. Close that tab; until then nothing new is saved, and nothing saved is lost.',
+  message:
+    'Browser storage is blocked by another tab running an older version of this page. Close that tab; until then nothing new is saved, and nothing saved is lost.',
 };

@@ -17,7 +17,12 @@ export async function keepFocusIn(target: () => HTMLElement | undefined): Promis
  * After the item at `index` of `items` was removed, the item now at its place,
  * else the one before it, else `fallback`. Items need tabindex="-1".
  */
-export function neighbourOf(container: HTMLElement | undefined, selector: string, index: number, fallback: HTMLElement | undefined): HTMLElement | undefined {
+export function neighbourOf(
+  container: HTMLElement | undefined,
+  selector: string,
+  index: number,
+  fallback: HTMLElement | undefined,
+): HTMLElement | undefined {
   const items = container ? [...container.querySelectorAll<HTMLElement>(selector)] : [];
   return items[index] ?? items[index - 1] ?? fallback;
 }

@@ -6,7 +6,15 @@
  * (M5), and an in-memory server loses everything when its worker goes (T13).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { callTool, findRow, openPlayground, readWire, serverStatus, taskCard, tasksRegion } from './playground.ts';
+import {
+  callTool,
+  findRow,
+  openPlayground,
+  readWire,
+  serverStatus,
+  taskCard,
+  tasksRegion,
+} from './playground.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -14,7 +22,10 @@ test.describe.configure({ timeout: 60_000 });
 async function useServerStore(page: Page, store: 'IndexedDB' | 'Worker memory'): Promise<void> {
   await page.getByRole('radio', { name: store }).check();
   // The worker restarts with the new store: give a loaded machine time.
-  await expect(page.getByRole('status', { name: 'Server store in use' })).toHaveText(`in use: ${store === 'IndexedDB' ? 'IndexedDB' : 'memory'}`, { timeout: 20_000 });
+  await expect(page.getByRole('status', { name: 'Server store in use' })).toHaveText(
+    `in use: ${store === 'IndexedDB' ? 'IndexedDB' : 'memory'}`,
+    { timeout: 20_000 },
+  );
 }
 
 async function reload(page: Page): Promise<void> {
@@ -22,8 +33,12 @@ async function reload(page: Page): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 }
 
-const taskIdOf = async (card: Locator): Promise<string> => (await card.locator('code.task-id').textContent())?.trim() ?? '';
-const cardById = (page: Page, taskId: string): Locator => tasksRegion(page).getByRole('article').filter({ has: page.locator('code.task-id', { hasText: taskId }) });
+const taskIdOf = async (card: Locator): Promise<string> =>
+  (await card.locator('code.task-id').textContent())?.trim() ?? '';
+const cardById = (page: Page, taskId: string): Locator =>
+  tasksRegion(page)
+    .getByRole('article')
+    .filter({ has: page.locator('code.task-id', { hasText: taskId }) });
 const inputForms = (page: Page): Locator => page.getByRole('form', { name: /Input request/ });
 
 test.beforeEach(async ({ page }) => {
@@ -48,7 +63,9 @@ test('T12, M5: reload mid-task; the same taskId carries on and completes', async
   expect(findRow(rows, { direction: 'out', method: 'tasks/get', taskId })).toBeGreaterThan(-1);
 });
 
-test('T14: reload during input_required; the form is shown once, answered, and the task completes', async ({ page }) => {
+test('T14: reload during input_required; the form is shown once, answered, and the task completes', async ({
+  page,
+}) => {
   await useServerStore(page, 'IndexedDB');
   await callTool(page, 'deploy_service');
   await expect(inputForms(page)).toHaveCount(1);
@@ -62,7 +79,12 @@ test('T14: reload during input_required; the form is shown once, answered, and t
   await expect(form).toHaveCount(1);
   // Every poll repeats the outstanding request (T14); still one form.
   await expect
-    .poll(async () => (await readWire(page)).filter((r) => r.direction === 'in' && r.taskId === taskId && r.gist === 'input_required').length)
+    .poll(
+      async () =>
+        (await readWire(page)).filter(
+          (r) => r.direction === 'in' && r.taskId === taskId && r.gist === 'input_required',
+        ).length,
+    )
     .toBeGreaterThanOrEqual(3);
   await expect(inputForms(page)).toHaveCount(1);
 
@@ -72,7 +94,9 @@ test('T14: reload during input_required; the form is shown once, answered, and t
   await expect(card).toContainText('Deployed checkout to all 10 production hosts.');
 });
 
-test('T14, T15: a key answered offline just before a reload is sent after it, and never asked again', async ({ page }) => {
+test('T14, T15: a key answered offline just before a reload is sent after it, and never asked again', async ({
+  page,
+}) => {
   await useServerStore(page, 'IndexedDB');
   await callTool(page, 'deploy_service');
   const form = inputForms(page);
@@ -106,7 +130,9 @@ test('T14, T15: a key answered offline just before a reload is sent after it, an
   expect(findRow(rows, { direction: 'out', method: 'tasks/update', taskId })).toBeGreaterThan(-1);
 });
 
-test('with the IndexedDB store, a killed worker\'s job finishes from its checkpoint in a fresh worker', async ({ page }) => {
+test("with the IndexedDB store, a killed worker's job finishes from its checkpoint in a fresh worker", async ({
+  page,
+}) => {
   await useServerStore(page, 'IndexedDB');
   await callTool(page, 'export_report', { stageMs: '700' });
   const card = taskCard(page, 'export_report');
@@ -134,12 +160,16 @@ test('with the IndexedDB store, a killed worker\'s job finishes from its checkpo
   await expect(card).toContainText('6 of 6 stages done (uploading)');
 });
 
-test('M5, C1: a second tab follows the first tab\'s task by id, and its cancel reaches the job', async ({ page }) => {
+test("M5, C1: a second tab follows the first tab's task by id, and its cancel reaches the job", async ({
+  page,
+}) => {
   await useServerStore(page, 'IndexedDB');
   const second = await page.context().newPage();
   await openPlayground(second);
   // The choice is kept across tabs: the second worker shares the first one's database.
-  await expect(second.getByRole('status', { name: 'Server store in use' })).toHaveText('in use: IndexedDB');
+  await expect(second.getByRole('status', { name: 'Server store in use' })).toHaveText(
+    'in use: IndexedDB',
+  );
 
   await callTool(page, 'slow_compute', { seconds: '30' });
   const first = taskCard(page, 'slow_compute');
@@ -168,10 +198,14 @@ test('M5, C1: a second tab follows the first tab\'s task by id, and its cancel r
 test('M5: following an id the server does not know says so plainly (-32602)', async ({ page }) => {
   await page.getByLabel('Follow task by id').fill('no-such-task');
   await page.getByRole('button', { name: 'Follow', exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'tasks/get failed' })).toContainText('-32602');
+  await expect(page.getByRole('alert').filter({ hasText: 'tasks/get failed' })).toContainText(
+    '-32602',
+  );
 });
 
-test('T13: with the in-memory store, a reload loses the task and the page says so (-32602)', async ({ page }) => {
+test('T13: with the in-memory store, a reload loses the task and the page says so (-32602)', async ({
+  page,
+}) => {
   await callTool(page, 'slow_compute', { seconds: '30' });
   const taskId = await taskIdOf(taskCard(page, 'slow_compute'));
   await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('working');
@@ -182,7 +216,9 @@ test('T13: with the in-memory store, a reload loses the task and the page says s
   await expect(card).toContainText('done: gone');
   await expect(card).toContainText('kept its tasks only in memory');
   await expect(card).toContainText('-32602');
-  expect(findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' })).toBeGreaterThan(-1);
+  expect(
+    findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
+  ).toBeGreaterThan(-1);
 });
 
 test('T13: with the in-memory store, a killed worker loses the task (-32602)', async ({ page }) => {
@@ -195,16 +231,22 @@ test('T13: with the in-memory store, a killed worker loses the task (-32602)', a
   await expect(card).toContainText('-32602');
 });
 
-test('finished tasks stay listed across reloads until cleared; "Clear everything" asks first, then empties both stores and the log', async ({ page }) => {
+test('finished tasks stay listed across reloads until cleared; "Clear everything" asks first, then empties both stores and the log', async ({
+  page,
+}) => {
   await useServerStore(page, 'IndexedDB');
   await callTool(page, 'slow_compute', { seconds: '0' });
-  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed', { timeout: 20_000 });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed', {
+    timeout: 20_000,
+  });
   await callTool(page, 'slow_compute', { seconds: '30' });
   await expect(tasksRegion(page).getByRole('article')).toHaveCount(2);
 
   await reload(page);
   await expect(tasksRegion(page).getByRole('article')).toHaveCount(2);
-  await expect(tasksRegion(page).getByRole('article').filter({ hasText: 'Computed in 0 s' })).toHaveCount(1);
+  await expect(
+    tasksRegion(page).getByRole('article').filter({ hasText: 'Computed in 0 s' }),
+  ).toHaveCount(1);
 
   const dialog = page.getByRole('dialog', { name: 'Clear everything?' });
   await page.getByRole('button', { name: 'Clear everything…' }).click();

@@ -5,10 +5,20 @@
  * through the fault panel, by its labels, as a learner would.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { callTool, findRow, openPlayground, readWire, rowJson, serverStatus, taskCard, wireRows } from './playground.ts';
+import {
+  callTool,
+  findRow,
+  openPlayground,
+  readWire,
+  rowJson,
+  serverStatus,
+  taskCard,
+  wireRows,
+} from './playground.ts';
 
 const faultPanel = (page: Page): Locator => page.getByRole('region', { name: 'Fault injection' });
-const connected = (page: Page): Locator => page.getByRole('status').filter({ hasText: 'Connected as learner' });
+const connected = (page: Page): Locator =>
+  page.getByRole('status').filter({ hasText: 'Connected as learner' });
 const pushStatus = (page: Page): Locator => page.getByRole('status', { name: 'Push stream' });
 
 /** Opens one of the panel's sections ("Link conditions", "Scheduled faults", "Fault log"). */
@@ -48,7 +58,9 @@ async function createdTaskId(page: Page): Promise<string> {
   await expect
     .poll(async () => {
       const rows = await readWire(page);
-      taskId = rows[findRow(rows, { direction: 'in', method: 'tools/call', gistStarts: 'task' })]?.taskId ?? '';
+      taskId =
+        rows[findRow(rows, { direction: 'in', method: 'tools/call', gistStarts: 'task' })]
+          ?.taskId ?? '';
       return taskId;
     })
     .not.toBe('');
@@ -59,14 +71,18 @@ test.beforeEach(async ({ page }) => {
   await openPlayground(page);
 });
 
-test('M3, C8: drop right after the next CreateTaskResult; the client reconnects and the same taskId completes', async ({ page }) => {
+test('M3, C8: drop right after the next CreateTaskResult; the client reconnects and the same taskId completes', async ({
+  page,
+}) => {
   await armRule(page, 'the next CreateTaskResult arrives', 'drop the connection');
   await callTool(page, 'slow_compute', { seconds: '2' });
   const card = taskCard(page, 'slow_compute');
   await expect(card).toBeVisible();
 
   const log = await faultLog(page);
-  await expect(log).toContainText('rule fired: When the next CreateTaskResult arrives: drop the connection');
+  await expect(log).toContainText(
+    'rule fired: When the next CreateTaskResult arrives: drop the connection',
+  );
   await expect(log).toContainText('link #1 dropped');
   await expect(log).toContainText('link #2 opened');
   await expect(faultPanel(page).getByRole('list', { name: 'Armed rules' })).toHaveCount(0); // a rule fires once
@@ -80,10 +96,14 @@ test('M3, C8: drop right after the next CreateTaskResult; the client reconnects 
   const polls = rows.filter((r) => r.direction === 'out' && r.method === 'tasks/get');
   expect(polls.length).toBeGreaterThan(0);
   expect(polls.every((r) => r.taskId === taskId)).toBe(true); // resumed by the same id, over link #2
-  expect(findRow(rows, { direction: 'in', method: 'tasks/get', taskId, gist: 'completed' })).toBeGreaterThan(-1);
+  expect(
+    findRow(rows, { direction: 'in', method: 'tasks/get', taskId, gist: 'completed' }),
+  ).toBeGreaterThan(-1);
 });
 
-test('T14, T15, C8: drop the link while input_required; the form is asked once and answered by exactly one tasks/update', async ({ page }) => {
+test('T14, T15, C8: drop the link while input_required; the form is asked once and answered by exactly one tasks/update', async ({
+  page,
+}) => {
   await callTool(page, 'confirm_delete');
   const card = taskCard(page, 'confirm_delete');
   await expect(serverStatus(card)).toHaveText('input_required');
@@ -94,7 +114,16 @@ test('T14, T15, C8: drop the link while input_required; the form is asked once a
   await expect(connected(page)).toBeVisible();
   const dropped = (await readWire(page)).length;
   // Polling resumes over the new link; the repeated request is still one form (T14).
-  await expect.poll(async () => (await readWire(page)).slice(dropped).filter((r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required').length).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(
+      async () =>
+        (await readWire(page))
+          .slice(dropped)
+          .filter(
+            (r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required',
+          ).length,
+    )
+    .toBeGreaterThanOrEqual(2);
   await expect(form).toHaveCount(1);
 
   await form.getByLabel('Delete it').check();
@@ -103,16 +132,22 @@ test('T14, T15, C8: drop the link while input_required; the form is asked once a
   await expect(card).toContainText('Deleted report.txt');
 
   const rows = await readWire(page);
-  const updates = rows.flatMap((r, i) => (r.direction === 'out' && r.method === 'tasks/update' ? [i] : []));
+  const updates = rows.flatMap((r, i) =>
+    r.direction === 'out' && r.method === 'tasks/update' ? [i] : [],
+  );
   const carrying: number[] = [];
   for (const index of updates) {
-    const params = (await rowJson(page, index))['params'] as { inputResponses?: Record<string, unknown> };
+    const params = (await rowJson(page, index))['params'] as {
+      inputResponses?: Record<string, unknown>;
+    };
     if (params.inputResponses && 'confirm' in params.inputResponses) carrying.push(index);
   }
   expect(carrying).toHaveLength(1);
 });
 
-test('T17: cancel race: a cancel that reaches a stubborn migration while the link drops still ends completed, with "cancel requested"', async ({ page }) => {
+test('T17: cancel race: a cancel that reaches a stubborn migration while the link drops still ends completed, with "cancel requested"', async ({
+  page,
+}) => {
   await armRule(page, 'a tasks/cancel reaches the server', 'drop the connection');
   await callTool(page, 'stubborn_migration');
   const card = taskCard(page, 'stubborn_migration');
@@ -120,18 +155,24 @@ test('T17: cancel race: a cancel that reaches a stubborn migration while the lin
   await card.getByRole('button', { name: 'Cancel task' }).click();
   await expect(card).toContainText('cancel requested');
 
-  await expect(await faultLog(page)).toContainText('rule fired: When a tasks/cancel reaches the server: drop the connection');
+  await expect(await faultLog(page)).toContainText(
+    'rule fired: When a tasks/cancel reaches the server: drop the connection',
+  );
   await expect(connected(page)).toBeVisible();
   await expect(serverStatus(card)).toHaveText('completed', { timeout: 15_000 });
   await expect(card).toContainText('cancel requested');
   await expect(card).toContainText('yet the task ended completed');
   await expect(card).toContainText('even though cancellation was requested');
   // The ack was lost with the link; the cancel went again under a new id (C8), one logical cancel.
-  const cancels = (await readWire(page)).filter((r) => r.direction === 'out' && r.method === 'tasks/cancel');
+  const cancels = (await readWire(page)).filter(
+    (r) => r.direction === 'out' && r.method === 'tasks/cancel',
+  );
   expect(cancels.filter((r) => !r.gist.includes('re-issue'))).toHaveLength(1);
 });
 
-test('T13: kill the in-memory server while a task is input_required; the restarted server has lost it (-32602), shown plainly', async ({ page }) => {
+test('T13: kill the in-memory server while a task is input_required; the restarted server has lost it (-32602), shown plainly', async ({
+  page,
+}) => {
   await armRule(page, 'a task is reported input_required', 'kill the server, start a fresh one');
   await callTool(page, 'confirm_delete');
   const card = taskCard(page, 'confirm_delete');
@@ -145,10 +186,14 @@ test('T13: kill the in-memory server while a task is input_required; the restart
   await expect(card).toContainText('no longer knows this task');
   await expect(card).toContainText('-32602');
   await expect(page.getByRole('form', { name: /Input request confirm/ })).toHaveCount(0); // nothing left to answer
-  expect(findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' })).toBeGreaterThan(-1);
+  expect(
+    findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
+  ).toBeGreaterThan(-1);
 });
 
-test('offline for N seconds: the backoff counts down, the task waits offline, then resumes by the same taskId', async ({ page }) => {
+test('offline for N seconds: the backoff counts down, the task waits offline, then resumes by the same taskId', async ({
+  page,
+}) => {
   // Long enough that a slow machine still sees the offline spell while the task works.
   await callTool(page, 'slow_compute', { seconds: '10' });
   const card = taskCard(page, 'slow_compute');
@@ -166,12 +211,16 @@ test('offline for N seconds: the backoff counts down, the task waits offline, th
 
   await expect(connected(page)).toBeVisible({ timeout: 15_000 });
   await expect(serverStatus(card)).toHaveText('completed', { timeout: 15_000 });
-  const polls = (await readWire(page)).filter((r) => r.direction === 'out' && r.method === 'tasks/get');
+  const polls = (await readWire(page)).filter(
+    (r) => r.direction === 'out' && r.method === 'tasks/get',
+  );
   expect(polls.every((r) => r.taskId === taskId)).toBe(true);
   await expect(await faultLog(page)).toContainText('connect refused: network offline');
 });
 
-test('link conditions: messages show what the network did to them (delayed, lost)', async ({ page }) => {
+test('link conditions: messages show what the network did to them (delayed, lost)', async ({
+  page,
+}) => {
   await openSection(page, 'Link conditions');
   await expect(faultPanel(page)).toContainText(/seed \d+/);
   const latency = faultPanel(page).getByLabel('Latency to server (ms)');
@@ -192,16 +241,27 @@ test('link conditions: messages show what the network did to them (delayed, lost
   await expect(faultPanel(page)).toContainText('perfect link');
 });
 
-test('T18: push on: notifications/tasks arrive, and polling carries the task home after the stream is dropped', async ({ page }) => {
+test('T18: push on: notifications/tasks arrive, and polling carries the task home after the stream is dropped', async ({
+  page,
+}) => {
   await page.getByRole('switch', { name: /Also subscribe/ }).check();
   await expect(pushStatus(page)).toContainText('no task to listen to');
   await callTool(page, 'slow_compute', { seconds: '5' });
   const card = taskCard(page, 'slow_compute');
   await expect(pushStatus(page)).toContainText(/Stream #\d+ open for 1 task/);
-  await expect.poll(async () => (await readWire(page)).filter((r) => r.direction === 'in' && r.method === 'notifications/tasks').length).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () =>
+        (await readWire(page)).filter(
+          (r) => r.direction === 'in' && r.method === 'notifications/tasks',
+        ).length,
+    )
+    .toBeGreaterThan(0);
   const rows = await readWire(page);
   expect(findRow(rows, { direction: 'out', method: 'subscriptions/listen' })).toBeGreaterThan(-1);
-  expect(findRow(rows, { direction: 'in', method: 'notifications/subscriptions/acknowledged' })).toBeGreaterThan(-1);
+  expect(
+    findRow(rows, { direction: 'in', method: 'notifications/subscriptions/acknowledged' }),
+  ).toBeGreaterThan(-1);
 
   await page.getByRole('button', { name: 'Drop stream' }).click();
   await expect(pushStatus(page)).toContainText('Stream dropped; polling carries on');
@@ -210,6 +270,10 @@ test('T18: push on: notifications/tasks arrive, and polling carries the task hom
   const cancelled = findRow(all, { direction: 'out', method: 'notifications/cancelled' });
   expect(cancelled).toBeGreaterThan(-1); // the stream ended; the server stops pushing
   const after = all.slice(cancelled);
-  expect(after.filter((r) => r.direction === 'out' && r.method === 'tasks/get').length).toBeGreaterThan(0);
-  expect(findRow(after, { direction: 'in', method: 'tasks/get', gist: 'completed' })).toBeGreaterThan(-1);
+  expect(
+    after.filter((r) => r.direction === 'out' && r.method === 'tasks/get').length,
+  ).toBeGreaterThan(0);
+  expect(
+    findRow(after, { direction: 'in', method: 'tasks/get', gist: 'completed' }),
+  ).toBeGreaterThan(-1);
 });

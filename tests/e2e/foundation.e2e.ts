@@ -4,7 +4,18 @@
  * the learner sees on screen matches what crossed the wire.
  */
 import { expect, test } from '@playwright/test';
-import { callTool, findRow, openPlayground, readWire, resultsRegion, rowJson, serverStatus, taskCard, tasksRegion, wireRows } from './playground.ts';
+import {
+  callTool,
+  findRow,
+  openPlayground,
+  readWire,
+  resultsRegion,
+  rowJson,
+  serverStatus,
+  taskCard,
+  tasksRegion,
+  wireRows,
+} from './playground.ts';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -13,7 +24,9 @@ test.beforeEach(async ({ page }) => {
   await openPlayground(page);
 });
 
-test('T7, T10, T12: a declared call becomes a task that is polled from working to completed', async ({ page }) => {
+test('T7, T10, T12: a declared call becomes a task that is polled from working to completed', async ({
+  page,
+}) => {
   await callTool(page, 'slow_compute', { seconds: '2' });
 
   const card = taskCard(page, 'slow_compute');
@@ -24,19 +37,34 @@ test('T7, T10, T12: a declared call becomes a task that is polled from working t
   expect(taskId).not.toBe('');
 
   // The wire tells the same story, in order: call -> task handle -> polls -> completed.
-  await expect.poll(async () => findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'completed' })).toBeGreaterThan(-1);
+  await expect
+    .poll(async () =>
+      findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'completed' }),
+    )
+    .toBeGreaterThan(-1);
   const rows = await readWire(page);
   const call = findRow(rows, { direction: 'out', method: 'tools/call' });
-  const handle = findRow(rows, { direction: 'in', method: 'tools/call', gistStarts: 'task', taskId }, call + 1);
+  const handle = findRow(
+    rows,
+    { direction: 'in', method: 'tools/call', gistStarts: 'task', taskId },
+    call + 1,
+  );
   const firstPoll = findRow(rows, { direction: 'out', method: 'tasks/get', taskId }, handle + 1);
-  const done = findRow(rows, { direction: 'in', method: 'tasks/get', taskId, gist: 'completed' }, firstPoll + 1);
+  const done = findRow(
+    rows,
+    { direction: 'in', method: 'tasks/get', taskId, gist: 'completed' },
+    firstPoll + 1,
+  );
   expect(call).toBeGreaterThan(-1);
   expect(handle).toBeGreaterThan(call);
   expect(firstPoll).toBeGreaterThan(handle);
   expect(done).toBeGreaterThan(firstPoll);
 
   const request = await rowJson(page, call);
-  const params = request['params'] as { name: string; _meta: Record<string, { extensions?: Record<string, unknown> }> };
+  const params = request['params'] as {
+    name: string;
+    _meta: Record<string, { extensions?: Record<string, unknown> }>;
+  };
   expect(params.name).toBe('slow_compute');
   expect(params._meta[CAPS]?.extensions?.[TASKS]).toEqual({});
 
@@ -48,7 +76,9 @@ test('T7, T10, T12: a declared call becomes a task that is polled from working t
   expect(JSON.stringify(final['result'])).toContain('Computed in 2 s');
 });
 
-test('T14, T15: an input request is asked once, answered, and the task completes', async ({ page }) => {
+test('T14, T15: an input request is asked once, answered, and the task completes', async ({
+  page,
+}) => {
   await callTool(page, 'deploy_service');
 
   const card = taskCard(page, 'deploy_service');
@@ -58,7 +88,12 @@ test('T14, T15: an input request is asked once, answered, and the task completes
 
   // Every poll repeats the outstanding request (T14); the form is still shown once.
   await expect
-    .poll(async () => (await readWire(page)).filter((r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required').length)
+    .poll(
+      async () =>
+        (await readWire(page)).filter(
+          (r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required',
+        ).length,
+    )
     .toBeGreaterThanOrEqual(3);
   await expect(form).toHaveCount(1);
 
@@ -79,7 +114,9 @@ test('T14, T15: an input request is asked once, answered, and the task completes
   expect(update).toBeGreaterThan(-1);
   expect(rows.filter((r) => r.direction === 'out' && r.method === 'tasks/update')).toHaveLength(1);
   const params = (await rowJson(page, update))['params'] as Record<string, unknown>;
-  expect(params['inputResponses']).toEqual({ approve_rollout: { action: 'accept', content: { approve: true, note: 'e2e approval' } } });
+  expect(params['inputResponses']).toEqual({
+    approve_rollout: { action: 'accept', content: { approve: true, note: 'e2e approval' } },
+  });
 });
 
 test('T17: cancelling a long task ends it cancelled', async ({ page }) => {
@@ -96,17 +133,25 @@ test('T17: cancelling a long task ends it cancelled', async ({ page }) => {
   const cancel = findRow(rows, { direction: 'out', method: 'tasks/cancel' });
   expect(cancel).toBeGreaterThan(-1);
   // The acknowledgement says "received", not the task's status (T17).
-  expect(findRow(rows, { direction: 'in', method: 'tasks/cancel', gist: 'ack' }, cancel + 1)).toBeGreaterThan(cancel);
+  expect(
+    findRow(rows, { direction: 'in', method: 'tasks/cancel', gist: 'ack' }, cancel + 1),
+  ).toBeGreaterThan(cancel);
 
   // Dismissing the only card leaves the keyboard on the Tasks heading, not <body>.
   await card.getByRole('button', { name: 'Dismiss' }).focus();
   await page.keyboard.press('Enter');
   await expect(card).toHaveCount(0);
-  await expect(tasksRegion(page).getByRole('heading', { name: 'Tasks', exact: true })).toBeFocused();
+  await expect(
+    tasksRegion(page).getByRole('heading', { name: 'Tasks', exact: true }),
+  ).toBeFocused();
 });
 
-test('T3, M4: without the extension a call is answered synchronously or refused with -32021', async ({ page }) => {
-  const toggle = page.getByRole('switch', { name: /Declare io\.modelcontextprotocol\/tasks on each request/ });
+test('T3, M4: without the extension a call is answered synchronously or refused with -32021', async ({
+  page,
+}) => {
+  const toggle = page.getByRole('switch', {
+    name: /Declare io\.modelcontextprotocol\/tasks on each request/,
+  });
   await expect(toggle).toBeChecked();
   await toggle.uncheck();
   await expect(toggle).not.toBeChecked();
@@ -116,12 +161,16 @@ test('T3, M4: without the extension a call is answered synchronously or refused 
   await expect(results).toContainText('Computed in 1 s');
   await expect(tasksRegion(page).getByRole('article')).toHaveCount(0);
 
-  await expect.poll(async () => findRow(await readWire(page), { direction: 'in', method: 'tools/call' })).toBeGreaterThan(-1);
+  await expect
+    .poll(async () => findRow(await readWire(page), { direction: 'in', method: 'tools/call' }))
+    .toBeGreaterThan(-1);
   const rows = await readWire(page);
   const call = findRow(rows, { direction: 'out', method: 'tools/call' });
   const answer = findRow(rows, { direction: 'in', method: 'tools/call' }, call + 1);
   expect(rows[answer]?.gist).toBe('complete');
-  const request = (await rowJson(page, call))['params'] as { _meta: Record<string, { extensions?: Record<string, unknown> }> };
+  const request = (await rowJson(page, call))['params'] as {
+    _meta: Record<string, { extensions?: Record<string, unknown> }>;
+  };
   expect(request._meta[CAPS]?.extensions?.[TASKS]).toBeUndefined();
   const response = (await rowJson(page, answer))['result'] as Record<string, unknown>;
   expect(response['resultType']).toBe('complete');

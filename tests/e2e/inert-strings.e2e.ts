@@ -12,7 +12,17 @@
  * string must read back literally, entities and all.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { callTool, findRow, openPlayground, readWire, resultsRegion, rowJson, serverStatus, taskCard, tasksRegion } from './playground.ts';
+import {
+  callTool,
+  findRow,
+  openPlayground,
+  readWire,
+  resultsRegion,
+  rowJson,
+  serverStatus,
+  taskCard,
+  tasksRegion,
+} from './playground.ts';
 
 /** Markup, script, a `javascript:` URL, markdown, Svelte's raw-HTML tag and entities: each would do something if rendered as HTML. */
 const HOSTILE =
@@ -33,19 +43,28 @@ declare global {
 function watchForInjection(tags: readonly string[]): void {
   const found: string[] = [];
   window.__injected = found;
-  const badAttribute = (name: string, value: string): boolean => name.toLowerCase().startsWith('on') || /^\s*javascript:/i.test(value);
+  const badAttribute = (name: string, value: string): boolean =>
+    name.toLowerCase().startsWith('on') || /^\s*javascript:/i.test(value);
   const check = (el: Element): void => {
     const tag = el.tagName.toUpperCase();
     if (tags.includes(tag)) found.push(`<${tag.toLowerCase()}>`);
     // The page's own module scripts are parser-inserted from index.html and have a src.
-    if (tag === 'SCRIPT' && !el.hasAttribute('src')) found.push(`inline <script>: ${el.textContent ?? ''}`);
-    for (const attr of Array.from(el.attributes)) if (badAttribute(attr.name, attr.value)) found.push(`<${tag.toLowerCase()} ${attr.name}="${attr.value}">`);
+    if (tag === 'SCRIPT' && !el.hasAttribute('src'))
+      found.push(`inline <script>: ${el.textContent ?? ''}`);
+    for (const attr of Array.from(el.attributes))
+      if (badAttribute(attr.name, attr.value))
+        found.push(`<${tag.toLowerCase()} ${attr.name}="${attr.value}">`);
   };
   new MutationObserver((records) => {
     for (const record of records) {
-      if (record.type === 'attributes' && record.target instanceof Element && record.attributeName) {
+      if (
+        record.type === 'attributes' &&
+        record.target instanceof Element &&
+        record.attributeName
+      ) {
         const value = record.target.getAttribute(record.attributeName);
-        if (value !== null && badAttribute(record.attributeName, value)) found.push(`${record.attributeName}="${value}" set later`);
+        if (value !== null && badAttribute(record.attributeName, value))
+          found.push(`${record.attributeName}="${value}" set later`);
         continue;
       }
       for (const node of Array.from(record.addedNodes)) {
@@ -57,11 +76,18 @@ function watchForInjection(tags: readonly string[]): void {
   }).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-async function expectInert(page: Page, dialogs: readonly string[], region?: Locator): Promise<void> {
+async function expectInert(
+  page: Page,
+  dialogs: readonly string[],
+  region?: Locator,
+): Promise<void> {
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   expect(await page.evaluate(() => window.__injected ?? ['observer missing'])).toEqual([]);
   expect(dialogs).toEqual([]);
-  if (region) await expect(region.locator('img, script, b, u, iframe, a[href^="javascript:" i]')).toHaveCount(0);
+  if (region)
+    await expect(region.locator('img, script, b, u, iframe, a[href^="javascript:" i]')).toHaveCount(
+      0,
+    );
 }
 
 let dialogs: string[] = [];
@@ -76,7 +102,9 @@ test.beforeEach(async ({ page }) => {
   await openPlayground(page);
 });
 
-test('a synchronous result, a task result, a statusMessage, a checkpoint label and a tool error (T11) are shown as text', async ({ page }) => {
+test('a synchronous result, a task result, a statusMessage, a checkpoint label and a tool error (T11) are shown as text', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
 
   await test.step('greet: a synchronous tool result', async () => {
@@ -85,7 +113,10 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
     const form = page.getByRole('form', { name: 'greet' });
     await form.getByRole('textbox', { name: 'name', exact: true }).fill(HOSTILE);
     await form.getByRole('button', { name: 'Call greet' }).click();
-    const result = resultsRegion(page).getByRole('listitem').filter({ hasText: 'greet' }).locator('pre.text');
+    const result = resultsRegion(page)
+      .getByRole('listitem')
+      .filter({ hasText: 'greet' })
+      .locator('pre.text');
     await expect(result).toHaveText(`Hello, ${HOSTILE}!`);
     await expectInert(page, dialogs, resultsRegion(page));
   });
@@ -101,14 +132,20 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
   await test.step('deploy_service: statusMessage, checkpoint label, input request and the result after declining', async () => {
     await callTool(page, 'deploy_service', { service: HOSTILE });
     const card = taskCard(page, 'deploy_service');
-    await expect(card.locator('.status-message')).toHaveText(`staged ${HOSTILE} on 1 of 10 production hosts; waiting for approval`);
-    await expect(card.locator('.checkpoint')).toContainText(`built ${HOSTILE}; canary live on 1 of 10 hosts`);
+    await expect(card.locator('.status-message')).toHaveText(
+      `staged ${HOSTILE} on 1 of 10 production hosts; waiting for approval`,
+    );
+    await expect(card.locator('.checkpoint')).toContainText(
+      `built ${HOSTILE}; canary live on 1 of 10 hosts`,
+    );
     const form = card.getByRole('form', { name: /Input request approve_rollout/ });
     await expect(form).toContainText(`Canary of ${HOSTILE} is healthy`);
     await expectInert(page, dialogs, card);
     await form.getByRole('button', { name: 'Decline', exact: true }).click();
     await expect(serverStatus(card)).toHaveText('completed');
-    await expect(card.locator('pre.text')).toHaveText(`Roll-out of ${HOSTILE} to production declined; canary rolled back.`);
+    await expect(card.locator('pre.text')).toHaveText(
+      `Roll-out of ${HOSTILE} to production declined; canary rolled back.`,
+    );
     await expectInert(page, dialogs, card);
   });
 
@@ -125,7 +162,9 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
     const card = taskCard(page, 'deploy_service');
     await card.getByRole('button', { name: 'Statechart' }).click();
     const detail = page.getByRole('region', { name: /^Statechart of deploy_service task/ });
-    await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText('completed');
+    await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText(
+      'completed',
+    );
     await expectInert(page, dialogs, detail);
     await detail.getByRole('button', { name: /^Close/ }).click();
   });
@@ -134,18 +173,33 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
     const rows = await readWire(page);
     const greetAnswer = findRow(rows, { direction: 'in', method: 'tools/call', gist: 'complete' });
     expect(greetAnswer).toBeGreaterThanOrEqual(0);
-    expect(await rowJson(page, greetAnswer)).toMatchObject({ result: { content: [{ type: 'text', text: `Hello, ${HOSTILE}!` }] } });
-    const taskId = (await taskCard(page, 'failing_job').locator('code.task-id').textContent()) ?? '';
-    const toolError = findRow(rows, { direction: 'in', method: 'tasks/get', taskId, gist: 'completed' });
+    expect(await rowJson(page, greetAnswer)).toMatchObject({
+      result: { content: [{ type: 'text', text: `Hello, ${HOSTILE}!` }] },
+    });
+    const taskId =
+      (await taskCard(page, 'failing_job').locator('code.task-id').textContent()) ?? '';
+    const toolError = findRow(rows, {
+      direction: 'in',
+      method: 'tasks/get',
+      taskId,
+      gist: 'completed',
+    });
     expect(toolError).toBeGreaterThanOrEqual(0);
-    expect(await rowJson(page, toolError)).toMatchObject({ result: { status: 'completed', result: { isError: true, content: [{ type: 'text', text: `The job failed: ${HOSTILE}.` }] } } });
+    expect(await rowJson(page, toolError)).toMatchObject({
+      result: {
+        status: 'completed',
+        result: { isError: true, content: [{ type: 'text', text: `The job failed: ${HOSTILE}.` }] },
+      },
+    });
     const list = page.getByRole('list', { name: 'Wire log messages' });
     await expect(list.locator('pre')).toHaveCount(2);
     await expectInert(page, dialogs, list);
   });
 });
 
-test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follow task by id, wire log, sequence view', async ({ page }) => {
+test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follow task by id, wire log, sequence view', async ({
+  page,
+}) => {
   await page.getByLabel('Follow task by id').fill(HOSTILE);
   await page.getByRole('button', { name: 'Follow', exact: true }).click();
   const alert = page.getByRole('form', { name: 'Follow a task by id' }).getByRole('alert');
@@ -159,7 +213,9 @@ test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follo
   expect(errorRow).toBeGreaterThanOrEqual(0);
   expect(rows[errorRow]!.taskId).toBe(HOSTILE);
   // The expanded row is the exact JSON (quotes escaped), so it is read back through JSON.parse.
-  expect(await rowJson(page, errorRow)).toMatchObject({ error: { code: -32602, message: `Task not found: ${HOSTILE}` } });
+  expect(await rowJson(page, errorRow)).toMatchObject({
+    error: { code: -32602, message: `Task not found: ${HOSTILE}` },
+  });
   await expectInert(page, dialogs, page.getByRole('list', { name: 'Wire log messages' }));
 
   // The sequence view: the task filter's option, the message's task cell, its JSON.
@@ -169,7 +225,13 @@ test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follo
   await expect(answer).toHaveCount(1);
   expect(await answer.getAttribute('data-task-id')).toBe(HOSTILE);
   await answer.getByRole('button').click();
-  expect(JSON.parse((await answer.locator('pre').textContent()) ?? 'null')).toMatchObject({ error: { message: `Task not found: ${HOSTILE}` } });
-  await expect(page.getByRole('combobox', { name: 'Filter sequence by task' }).locator('option', { hasText: HOSTILE.slice(0, 10) })).toHaveCount(1);
+  expect(JSON.parse((await answer.locator('pre').textContent()) ?? 'null')).toMatchObject({
+    error: { message: `Task not found: ${HOSTILE}` },
+  });
+  await expect(
+    page
+      .getByRole('combobox', { name: 'Filter sequence by task' })
+      .locator('option', { hasText: HOSTILE.slice(0, 10) }),
+  ).toHaveCount(1);
   await expectInert(page, dialogs, sequence);
 });

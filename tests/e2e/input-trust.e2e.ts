@@ -9,7 +9,9 @@ import { callTool, openPlayground, serverStatus, taskCard, tasksRegion } from '.
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
 
-test('T22: an input request during a task is shown as text, in the form a direct elicitation gets', async ({ page }) => {
+test('T22: an input request during a task is shown as text, in the form a direct elicitation gets', async ({
+  page,
+}) => {
   await openPlayground(page);
   await callTool(page, 'confirm_delete', { filename: HOSTILE });
 
@@ -18,7 +20,8 @@ test('T22: an input request during a task is shown as text, in the form a direct
   await expect(form.locator('img, b')).toHaveCount(0);
   expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
   // The same three answers as the pre-task form (T16): nothing is accepted on the task's behalf.
-  for (const name of ['Accept', 'Decline', 'No answer']) await expect(form.getByRole('button', { name, exact: true })).toBeVisible();
+  for (const name of ['Accept', 'Decline', 'No answer'])
+    await expect(form.getByRole('button', { name, exact: true })).toBeVisible();
 
   await form.getByRole('button', { name: 'Decline', exact: true }).click();
   const card = taskCard(page, 'confirm_delete');

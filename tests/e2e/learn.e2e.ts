@@ -13,10 +13,15 @@ import { openPlayground } from './playground.ts';
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 const answerBox = (page: Page) => page.getByRole('textbox', { name: 'Your answer' });
 
-test('interview: an answer is kept, the model answer shows, Prove it opens the scenario', async ({ page }) => {
+test('interview: an answer is kept, the model answer shows, Prove it opens the scenario', async ({
+  page,
+}) => {
   await page.goto('/?view=interview');
   await expect(page.getByRole('heading', { name: 'Interview', level: 2 })).toBeVisible();
-  await expect(nav(page).getByRole('link', { name: 'Interview' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav(page).getByRole('link', { name: 'Interview' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await expect(page.getByText(`Question 1 of ${INTERVIEW_DECK.length}`)).toBeVisible();
   const first = INTERVIEW_DECK[0]!;
 
@@ -24,7 +29,10 @@ test('interview: an answer is kept, the model answer shows, Prove it opens the s
   const show = page.getByRole('button', { name: 'Show model answer' });
   await expect(show).toHaveAttribute('aria-expanded', 'false');
   await show.click();
-  await expect(page.getByRole('button', { name: 'Hide model answer' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByRole('button', { name: 'Hide model answer' })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
   const model = page.getByRole('region', { name: 'Model answer' });
   await expect(model).toContainText('resultType: "task"');
   await expect(model).toContainText('tasks/get');
@@ -42,14 +50,18 @@ test('interview: an answer is kept, the model answer shows, Prove it opens the s
 
   await page.reload();
   await expect(page.getByText(`Question 1 of ${INTERVIEW_DECK.length}`)).toBeVisible();
-  await expect(answerBox(page)).toHaveValue('A flat handle: resultType task and a taskId, then I poll tasks/get.');
+  await expect(answerBox(page)).toHaveValue(
+    'A flat handle: resultType task and a taskId, then I poll tasks/get.',
+  );
 
   await prove.click();
   await expect(page).toHaveURL(new RegExp(`\\?scenario=${first.proveIt}&play$`));
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
 
-test('keyboard: the header nav opens a view, the deck pages, Back returns to the playground', async ({ page }) => {
+test('keyboard: the header nav opens a view, the deck pages, Back returns to the playground', async ({
+  page,
+}) => {
   await openPlayground(page);
   await nav(page).getByRole('link', { name: 'Interview' }).focus();
   await page.keyboard.press('Enter');
@@ -74,10 +86,15 @@ test('keyboard: the header nav opens a view, the deck pages, Back returns to the
 
   await page.goBack();
   await expect(page.getByRole('region', { name: 'Tasks', exact: true })).toBeVisible();
-  await expect(nav(page).getByRole('link', { name: 'Playground' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav(page).getByRole('link', { name: 'Playground' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 });
 
-test('myths: every wrong statement has a reason and an experiment that opens its scenario', async ({ page }) => {
+test('myths: every wrong statement has a reason and an experiment that opens its scenario', async ({
+  page,
+}) => {
   await page.goto('/?view=myths');
   const items = page.getByRole('list', { name: 'Wrong statements' }).getByRole('listitem');
   await expect(items).toHaveCount(MISCONCEPTIONS.length);
@@ -88,13 +105,18 @@ test('myths: every wrong statement has a reason and an experiment that opens its
   }
   await expect(items.first()).toContainText('tasks/result');
 
-  await items.nth(1).getByRole('link', { name: /^Run the experiment/ }).click();
+  await items
+    .nth(1)
+    .getByRole('link', { name: /^Run the experiment/ })
+    .click();
   await expect(page).toHaveURL(/\?scenario=no-tool-flag&play$/);
   await expect(page.getByRole('status', { name: 'Scenario run' })).not.toHaveText(/^Ready/);
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
 
-test('the explainer beside the wire: what changed, why shared storage, and the full view', async ({ page }) => {
+test('the explainer beside the wire: what changed, why shared storage, and the full view', async ({
+  page,
+}) => {
   await openPlayground(page);
   const toggle = page.getByRole('button', { name: 'What changed' });
   await toggle.click();
@@ -108,8 +130,13 @@ test('the explainer beside the wire: what changed, why shared storage, and the f
   await expect(toggle).toBeFocused();
 
   await toggle.click();
-  await page.getByRole('region', { name: 'Explainer' }).getByRole('link', { name: 'Full view' }).click();
+  await page
+    .getByRole('region', { name: 'Explainer' })
+    .getByRole('link', { name: 'Full view' })
+    .click();
   await expect(page).toHaveURL(/\?view=changed$/);
   await expect(page.getByRole('heading', { name: 'What changed since 2025-11-25' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Why a task needs shared storage' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Why a task needs shared storage' }),
+  ).toBeVisible();
 });

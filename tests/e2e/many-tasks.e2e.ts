@@ -6,7 +6,9 @@
 import { expect, test } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard, tasksRegion } from './playground.ts';
 
-test('T14: 45 tasks draw 40 cards and "Show more"; an older task asking for input is drawn anyway', async ({ page }) => {
+test('T14: 45 tasks draw 40 cards and "Show more"; an older task asking for input is drawn anyway', async ({
+  page,
+}) => {
   await openPlayground(page);
   await callTool(page, 'confirm_delete', { filename: 'old.txt' });
   await expect(serverStatus(taskCard(page, 'confirm_delete'))).toHaveText('input_required');
@@ -27,7 +29,9 @@ test('T14: 45 tasks draw 40 cards and "Show more"; an older task asking for inpu
   const form = page.getByRole('form', { name: /Input request confirm/ });
   await expect(form).toBeVisible();
 
-  await tasksRegion(page).getByRole('button', { name: /Show 4 more \(4 older tasks not drawn\)/ }).click();
+  await tasksRegion(page)
+    .getByRole('button', { name: /Show 4 more \(4 older tasks not drawn\)/ })
+    .click();
   await expect(cards).toHaveCount(45);
   await expect(tasksRegion(page).getByRole('button', { name: /Show \d+ more/ })).toHaveCount(0);
 });

@@ -3,13 +3,22 @@
  * and a restarted in-memory server no longer knows it (T13).
  */
 import { expect, test } from '@playwright/test';
-import { callTool, findRow, openPlayground, readWire, serverStatus, taskCard } from './playground.ts';
+import {
+  callTool,
+  findRow,
+  openPlayground,
+  readWire,
+  serverStatus,
+  taskCard,
+} from './playground.ts';
 
 test.beforeEach(async ({ page }) => {
   await openPlayground(page);
 });
 
-test('M3, C8: dropping the connection mid-task loses nothing; polling resumes by taskId', async ({ page }) => {
+test('M3, C8: dropping the connection mid-task loses nothing; polling resumes by taskId', async ({
+  page,
+}) => {
   await callTool(page, 'slow_compute', { seconds: '3' });
   const card = taskCard(page, 'slow_compute');
   await expect(serverStatus(card)).toHaveText('working');
@@ -20,7 +29,9 @@ test('M3, C8: dropping the connection mid-task loses nothing; polling resumes by
   await expect(card).toContainText('Computed in 3 s');
 });
 
-test('T13: after the server restarts with empty memory, the task is gone (-32602)', async ({ page }) => {
+test('T13: after the server restarts with empty memory, the task is gone (-32602)', async ({
+  page,
+}) => {
   await callTool(page, 'slow_compute', { seconds: '30' });
   const card = taskCard(page, 'slow_compute');
   await expect(serverStatus(card)).toHaveText('working');
@@ -34,5 +45,7 @@ test('T13: after the server restarts with empty memory, the task is gone (-32602
   // Not its last status, as if it were still running: the server no longer knows it.
   await expect(serverStatus(card)).toHaveText('gone');
   await expect(card).toContainText('no longer knows this task');
-  expect(findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' })).toBeGreaterThan(-1);
+  expect(
+    findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
+  ).toBeGreaterThan(-1);
 });

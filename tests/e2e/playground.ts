@@ -21,19 +21,27 @@ export async function openPlayground(page: Page): Promise<void> {
 }
 
 /** Picks a tool, fills its generated form by label, and presses "Call <tool>". */
-export async function callTool(page: Page, name: string, args: Record<string, string> = {}): Promise<void> {
+export async function callTool(
+  page: Page,
+  name: string,
+  args: Record<string, string> = {},
+): Promise<void> {
   await page.getByRole('button', { name: new RegExp(`^${name}\\b`) }).click();
   const form = page.getByRole('form', { name: name });
-  for (const [label, value] of Object.entries(args)) await form.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(args))
+    await form.getByLabel(label, { exact: true }).fill(value);
   await form.getByRole('button', { name: `Call ${name}` }).click();
 }
 
 export const tasksRegion = (page: Page): Locator => page.getByRole('region', { name: 'Tasks' });
 export const resultsRegion = (page: Page): Locator => page.getByRole('region', { name: 'Results' });
-export const taskCard = (page: Page, tool: string): Locator => tasksRegion(page).getByRole('article', { name: new RegExp(`^${tool} task`) });
-export const serverStatus = (card: Locator): Locator => card.getByRole('status', { name: 'Server status' });
+export const taskCard = (page: Page, tool: string): Locator =>
+  tasksRegion(page).getByRole('article', { name: new RegExp(`^${tool} task`) });
+export const serverStatus = (card: Locator): Locator =>
+  card.getByRole('status', { name: 'Server status' });
 
-export const wireRows = (page: Page): Locator => page.getByRole('list', { name: 'Wire log messages' }).getByRole('listitem');
+export const wireRows = (page: Page): Locator =>
+  page.getByRole('list', { name: 'Wire log messages' }).getByRole('listitem');
 
 /**
  * Reads every wire log row's cells from the DOM, in order. The log draws new
@@ -44,7 +52,8 @@ export async function readWire(page: Page): Promise<WireRowText[]> {
   await page.waitForTimeout(250);
   return wireRows(page).evaluateAll((rows) =>
     rows.map((row) => {
-      const cell = (selector: string): string => row.querySelector(selector)?.textContent?.trim() ?? '';
+      const cell = (selector: string): string =>
+        row.querySelector(selector)?.textContent?.trim() ?? '';
       return {
         direction: cell('.dir [aria-hidden]') === '→' ? ('out' as const) : ('in' as const),
         method: cell('.method'),
@@ -67,7 +76,11 @@ export async function rowJson(page: Page, index: number): Promise<Record<string,
 }
 
 /** Index of the first row at or after `from` matching `match`, or -1. */
-export function findRow(rows: readonly WireRowText[], match: Partial<WireRowText> & { gistStarts?: string }, from = 0): number {
+export function findRow(
+  rows: readonly WireRowText[],
+  match: Partial<WireRowText> & { gistStarts?: string },
+  from = 0,
+): number {
   for (let i = from; i < rows.length; i++) {
     const row = rows[i]!;
     if (match.direction && row.direction !== match.direction) continue;

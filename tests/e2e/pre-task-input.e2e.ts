@@ -4,9 +4,20 @@
  * carrying `inputResponses` gets the task.
  */
 import { expect, test } from '@playwright/test';
-import { callTool, findRow, openPlayground, readWire, resultsRegion, rowJson, serverStatus, taskCard } from './playground.ts';
+import {
+  callTool,
+  findRow,
+  openPlayground,
+  readWire,
+  resultsRegion,
+  rowJson,
+  serverStatus,
+  taskCard,
+} from './playground.ts';
 
-test('T16: input before the task is answered on the tools/call, then the retry becomes a task', async ({ page }) => {
+test('T16: input before the task is answered on the tools/call, then the retry becomes a task', async ({
+  page,
+}) => {
   await openPlayground(page);
   await callTool(page, 'test_tool_with_task');
 
@@ -25,5 +36,7 @@ test('T16: input before the task is answered on the tools/call, then the retry b
   expect(first).toBeGreaterThan(-1);
   expect(retry).toBeGreaterThan(first);
   const params = (await rowJson(page, retry))['params'] as Record<string, unknown>;
-  expect(params['inputResponses']).toEqual({ user_name: { action: 'accept', content: { name: 'Ada' } } });
+  expect(params['inputResponses']).toEqual({
+    user_name: { action: 'accept', content: { name: 'Ada' } },
+  });
 });

@@ -7,28 +7,45 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 
 test.describe.configure({ timeout: 60_000 });
 
-const panelOf = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });
+const panelOf = (page: Page, title: string): Locator =>
+  page.getByRole('region', { name: title, exact: true });
 const runStatus = (panel: Locator): Locator => panel.getByRole('status', { name: 'Scenario run' });
 
-test('the drill holds each action back for a guess and scores it against the wire (M4)', async ({ page }) => {
+test('the drill holds each action back for a guess and scores it against the wire (M4)', async ({
+  page,
+}) => {
   await page.goto('/?scenario=extension-off&drill&speed=max');
   const panel = panelOf(page, 'The same tool with and without the extension');
   const ask = (question: RegExp): Locator => panel.getByRole('group', { name: question });
 
   // Asked before the first call: nothing has been sent yet.
   await expect(ask(/^Without the extension, slow_compute answers with/)).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Wire log messages' }).getByRole('listitem').filter({ hasText: 'tools/call' })).toHaveCount(0);
-  await ask(/^Without the extension/).getByRole('button', { name: 'the slow_compute result itself' }).click();
+  await expect(
+    page
+      .getByRole('list', { name: 'Wire log messages' })
+      .getByRole('listitem')
+      .filter({ hasText: 'tools/call' }),
+  ).toHaveCount(0);
+  await ask(/^Without the extension/)
+    .getByRole('button', { name: 'the slow_compute result itself' })
+    .click();
 
   // A wrong guess on purpose: the playground, not the scenario, says what happened.
-  await ask(/^failing_job needs a task/).getByRole('button', { name: 'a task handle' }).click();
+  await ask(/^failing_job needs a task/)
+    .getByRole('button', { name: 'a task handle' })
+    .click();
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
   const guesses = panel.getByRole('list', { name: 'Your predictions' });
-  await expect(guesses.getByRole('listitem')).toHaveText([/Step 1: you said the slow_compute result itself\.$/, /Step 2: you said a task handle; it was error -32021\./]);
+  await expect(guesses.getByRole('listitem')).toHaveText([
+    /Step 1: you said the slow_compute result itself\.$/,
+    /Step 2: you said a task handle; it was error -32021\./,
+  ]);
   await expect(panel.getByLabel('Score')).toHaveText('1/2');
 });
 
-test('a slow guess does not lose the run: the server\'s jobs wait for it (the task is still working when the learner answers)', async ({ page }) => {
+test("a slow guess does not lose the run: the server's jobs wait for it (the task is still working when the learner answers)", async ({
+  page,
+}) => {
   await page.goto('/?scenario=kill-memory-store&drill&speed=max');
   const panel = panelOf(page, 'Server killed, in-memory store');
   const ask = panel.getByRole('group', { name: /^What does the fresh server answer/ });
@@ -49,17 +66,23 @@ test('a slow guess does not lose the run: the server\'s jobs wait for it (the ta
   await expect(expectations).toContainText('-32602');
 });
 
-test('at reading speed a 4 s job does not finish while the learner reads: the jobs wait between steps', async ({ page }) => {
+test('at reading speed a 4 s job does not finish while the learner reads: the jobs wait between steps', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   // 1x: a pause of several seconds to read each step's narration, longer than the job.
   await page.goto('/?scenario=kill-durable-store&play');
   const panel = panelOf(page, 'Server killed, durable store');
-  await expect(runStatus(panel)).toHaveText(/^Step 1 of 2 done; step 2 follows\./, { timeout: 60_000 });
+  await expect(runStatus(panel)).toHaveText(/^Step 1 of 2 done; step 2 follows\./, {
+    timeout: 60_000,
+  });
   await expect(panel.getByTestId('run-note')).toContainText("Between steps the server's jobs wait");
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 90_000 });
 });
 
-test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({ page }) => {
+test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({
+  page,
+}) => {
   // Without `speed=max` or `play` in the address, a scenario waits for the learner.
   await page.goto('/?scenario=tool-vs-protocol-error');
   const panel = panelOf(page, 'Tool error against protocol error');
@@ -69,7 +92,9 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
 
   await step.focus();
   await page.keyboard.press('Enter');
-  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', { timeout: 20_000 });
+  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', {
+    timeout: 20_000,
+  });
   await expect(panel.locator('li[data-status="passed"]')).toHaveCount(2);
   await expect(panel.locator('li[data-status="upcoming"]')).toHaveCount(2);
   // Paused: the second job is not called until the learner asks.
@@ -95,7 +120,9 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
   await expect(pause).toBeFocused();
   // Pause during step 1: the step under way finishes, then the run waits.
   await page.keyboard.press('Enter');
-  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', { timeout: 20_000 });
+  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.', {
+    timeout: 20_000,
+  });
   await expect(panel.getByRole('button', { name: 'Play' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(runStatus(panel)).toHaveText('Passed: all 4 expectations met.', { timeout: 20_000 });
@@ -103,7 +130,9 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
   await expect(page.getByRole('region', { name: 'Tasks' }).getByRole('article')).toHaveCount(2);
 });
 
-test('the address keeps the speed and the drill, so a copied link opens the same run; an unknown id says so', async ({ page }) => {
+test('the address keeps the speed and the drill, so a copied link opens the same run; an unknown id says so', async ({
+  page,
+}) => {
   await page.goto('/?scenario=cancel-race');
   const panel = panelOf(page, 'A cancellation race');
   await panel.getByLabel('Speed').selectOption('2');
@@ -113,15 +142,22 @@ test('the address keeps the speed and the drill, so a copied link opens the same
   await expect(page).toHaveURL(/\?scenario=cancel-race&drill$/);
 
   await page.goto('/?scenario=no-such-scenario');
-  await expect(page.getByRole('alert')).toHaveText('There is no scenario no-such-scenario. Pick one from the list below.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'There is no scenario no-such-scenario. Pick one from the list below.',
+  );
   await expect(page.getByRole('list', { name: 'Scenarios' })).toBeVisible();
 });
 
-test('the Scenarios list opens a scenario in place, with its shareable address; Close puts the tools back', async ({ page }) => {
+test('the Scenarios list opens a scenario in place, with its shareable address; Close puts the tools back', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
   await page.getByText('Scenarios', { exact: true }).click();
-  await page.getByRole('list', { name: 'Scenarios' }).getByRole('link', { name: 'No tasks/result, no tasks/list' }).click();
+  await page
+    .getByRole('list', { name: 'Scenarios' })
+    .getByRole('link', { name: 'No tasks/result, no tasks/list' })
+    .click();
   await expect(page).toHaveURL(/\?scenario=removed-methods$/);
   const panel = panelOf(page, 'No tasks/result, no tasks/list');
   await expect(panel).toContainText('Rules: M1 · T21 · C7 · T12');

@@ -19,7 +19,9 @@ const test = base.extend<object, { shared: Page }>({
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       const page = await context.newPage();
       await page.goto('/');
-      await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Connected as learner' }),
+      ).toBeVisible();
       await use(page);
       await context.close();
     },
@@ -29,9 +31,11 @@ const test = base.extend<object, { shared: Page }>({
 
 test.describe.configure({ timeout: 60_000 });
 
-const panelOf = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });
+const panelOf = (page: Page, title: string): Locator =>
+  page.getByRole('region', { name: title, exact: true });
 const runStatus = (panel: Locator): Locator => panel.getByRole('status', { name: 'Scenario run' });
-const expectationItems = (panel: Locator): Locator => panel.getByRole('region', { name: /^Expectations/ }).getByRole('listitem');
+const expectationItems = (panel: Locator): Locator =>
+  panel.getByRole('region', { name: /^Expectations/ }).getByRole('listitem');
 
 /** Waits for the run to end, opening a second tab if a step asks for one (M5). Returns its final status line. */
 async function runToEnd(page: Page, panel: Locator): Promise<string> {
@@ -54,7 +58,9 @@ async function runToEnd(page: Page, panel: Locator): Promise<string> {
 
 for (const scenario of scenarios) {
   const count = scenario.steps.reduce((n, step) => n + (step.expect?.length ?? 0), 0);
-  test(`${scenario.id} runs to all green (${scenario.specIds.join(', ')})`, async ({ shared: page }) => {
+  test(`${scenario.id} runs to all green (${scenario.specIds.join(', ')})`, async ({
+    shared: page,
+  }) => {
     const list = page.getByRole('list', { name: 'Scenarios' });
     if (!(await list.isVisible())) await page.getByText('Scenarios', { exact: true }).click();
     await list.getByRole('link', { name: scenario.title, exact: true }).click();
@@ -72,7 +78,9 @@ for (const scenario of scenarios) {
   });
 }
 
-test('a planted wrong expectation turns red and says what it expected and what it saw', async ({ page }) => {
+test('a planted wrong expectation turns red and says what it expected and what it saw', async ({
+  page,
+}) => {
   await page.goto('/?scenario=happy-path&speed=max&plant=wrong-outcome');
   const panel = panelOf(page, 'The happy path');
   const final = await runToEnd(page, panel);

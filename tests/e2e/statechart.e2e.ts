@@ -17,7 +17,8 @@ function leaves(value: StateValue, prefix = 'task'): string[] {
 }
 
 const detailOf = (page: Page): Locator => page.getByRole('region', { name: /^Statechart of / });
-const chartOf = (detail: Locator): Locator => detail.getByRole('img', { name: /^Statechart of the task machine/ });
+const chartOf = (detail: Locator): Locator =>
+  detail.getByRole('img', { name: /^Statechart of the task machine/ });
 
 interface ChartSample {
   value: StateValue;
@@ -34,7 +35,9 @@ async function sample(detail: Locator): Promise<ChartSample> {
     return {
       value: JSON.parse(section.dataset['snapshotValue'] ?? 'null') as StateValue,
       active: (svg?.dataset['activeStates'] ?? '').split(' ').filter(Boolean).sort(),
-      highlighted: [...(svg?.querySelectorAll<SVGGElement>('[data-active="true"]') ?? [])].map((g) => g.dataset['stateId'] ?? '').sort(),
+      highlighted: [...(svg?.querySelectorAll<SVGGElement>('[data-active="true"]') ?? [])]
+        .map((g) => g.dataset['stateId'] ?? '')
+        .sort(),
       stepEvent: svg?.dataset['stepEvent'] ?? '',
       live: section.dataset['live'] === 'true',
     };
@@ -42,9 +45,13 @@ async function sample(detail: Locator): Promise<ChartSample> {
 }
 
 /** The page fits 1280 px: nothing scrolls sideways. */
-const noHorizontalScroll = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const noHorizontalScroll = (page: Page): Promise<boolean> =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-async function openStatechart(page: Page, tool: string): Promise<{ detail: Locator; taskId: string }> {
+async function openStatechart(
+  page: Page,
+  tool: string,
+): Promise<{ detail: Locator; taskId: string }> {
   const card = taskCard(page, tool);
   const taskId = ((await card.locator('.task-id').textContent()) ?? '').trim();
   const toggle = card.getByRole('button', { name: 'Statechart' });
@@ -61,7 +68,9 @@ test.beforeEach(async ({ page }) => {
   await openPlayground(page);
 });
 
-test('the statechart highlights exactly the states the task actor is in, at every step, and steps through its history', async ({ page }) => {
+test('the statechart highlights exactly the states the task actor is in, at every step, and steps through its history', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   // A first chart lays the machine out (once per page), so the next one opens at once.
   await callTool(page, 'export_report');
@@ -89,13 +98,16 @@ test('the statechart highlights exactly the states the task actor is in, at ever
     await page.waitForTimeout(40);
   }
   // On a busy machine the chart may first show up after the end; otherwise it was seen live.
-  if (first?.value !== 'completed') expect([...seen].some((id) => id.startsWith('task.active.lifecycle.'))).toBe(true);
+  if (first?.value !== 'completed')
+    expect([...seen].some((id) => id.startsWith('task.active.lifecycle.'))).toBe(true);
   expect(seen).toContain('task.completed');
   const end = await sample(detail);
   expect(end.active).toEqual(['task.completed']);
   // The step that ended it: the poll's answer, then the eventless move to `completed`.
   expect(end.stepEvent).toBe('done pollTask');
-  await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText('completed');
+  await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText(
+    'completed',
+  );
   await expect(detail.getByTestId('client-activity')).toContainText('stopped polling');
 
   // History, stepped with the keyboard from the newest step back to the start.
@@ -103,7 +115,9 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   const total = Number((await position.textContent())?.match(/of (\d+)/)?.[1]);
   expect(total).toBeGreaterThan(4);
   // The list numbers steps as "Step N of M" does: the newest is #M.
-  const listedSteps = detail.getByRole('list', { name: 'Recorded steps, newest first' }).getByRole('button');
+  const listedSteps = detail
+    .getByRole('list', { name: 'Recorded steps, newest first' })
+    .getByRole('button');
   await expect(listedSteps.first().locator('.index')).toHaveText(`#${total}`);
   await expect(listedSteps.last().locator('.index')).toHaveText('#1');
   const back = detail.getByRole('button', { name: 'Step back' });
@@ -118,9 +132,18 @@ test('the statechart highlights exactly the states the task actor is in, at ever
     await expect(detail.getByTestId('history-event')).toHaveText(s.stepEvent);
     events.unshift(s.stepEvent);
     // What each step's event means for the lifecycle region, by the machine's definition.
-    if (s.stepEvent === 'after pollInterval') expect(s.active).toContain('task.active.lifecycle.polling');
-    if (s.stepEvent === 'done pollTask') expect(s.active).toContain('task.active.lifecycle.waiting');
-    if (s.stepEvent === 'start') expect(s.active).toEqual(expect.arrayContaining(['task.active.lifecycle.waiting', 'task.active.input.idle', 'task.active.cancel.idle']));
+    if (s.stepEvent === 'after pollInterval')
+      expect(s.active).toContain('task.active.lifecycle.polling');
+    if (s.stepEvent === 'done pollTask')
+      expect(s.active).toContain('task.active.lifecycle.waiting');
+    if (s.stepEvent === 'start')
+      expect(s.active).toEqual(
+        expect.arrayContaining([
+          'task.active.lifecycle.waiting',
+          'task.active.input.idle',
+          'task.active.cancel.idle',
+        ]),
+      );
   }
   expect(events[0]).toBe('start');
   // The actor is still where it ended while the chart shows the past.
@@ -131,14 +154,19 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   await page.getByRole('tab', { name: 'Sequence' }).click();
   await page.getByRole('combobox', { name: 'Filter sequence by task' }).selectOption(taskId);
   await page.getByRole('combobox', { name: 'Filter sequence by method' }).selectOption('tasks/get');
-  const sentPolls = page.getByRole('list', { name: 'Sequence messages' }).locator('li[data-direction="out"]');
+  const sentPolls = page
+    .getByRole('list', { name: 'Sequence messages' })
+    .locator('li[data-direction="out"]');
   expect(await sentPolls.count()).toBe(events.filter((e) => e === 'after pollInterval').length);
 
   // Forward again, then End: live.
   await page.getByRole('tab', { name: 'Wire log' }).click();
   await taskCard(page, 'slow_compute').getByRole('button', { name: 'Statechart' }).click();
   const forward = detail.getByRole('button', { name: 'Step forward' });
-  await expect(detail.getByRole('button', { name: 'Live' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(detail.getByRole('button', { name: 'Live' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await detail.getByRole('button', { name: 'Oldest step' }).click();
   await expect(position).toContainText(`Step 1 of ${total}: start`);
   await forward.click();
@@ -151,10 +179,14 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   // Escape closes the detail and gives focus back to the card's button.
   await page.keyboard.press('Escape');
   await expect(detail).toHaveCount(0);
-  await expect(taskCard(page, 'slow_compute').getByRole('button', { name: 'Statechart' })).toBeFocused();
+  await expect(
+    taskCard(page, 'slow_compute').getByRole('button', { name: 'Statechart' }),
+  ).toBeFocused();
 });
 
-test('T17: a cancel that comes too late shows completed with "cancel requested" beside it', async ({ page }) => {
+test('T17: a cancel that comes too late shows completed with "cancel requested" beside it', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await callTool(page, 'stubborn_migration');
   const card = taskCard(page, 'stubborn_migration');
@@ -162,7 +194,10 @@ test('T17: a cancel that comes too late shows completed with "cancel requested" 
   await card.getByRole('button', { name: 'Cancel task' }).click();
   const { detail } = await openStatechart(page, 'stubborn_migration');
 
-  await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText('completed', { timeout: 15_000 });
+  await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText(
+    'completed',
+    { timeout: 15_000 },
+  );
   const server = detail.getByRole('region', { name: 'Server says' });
   await expect(server).toContainText('cancel requested');
   await expect(server).toContainText('the work finished before the cancel took effect');
@@ -176,19 +211,28 @@ test('T17: a cancel that comes too late shows completed with "cancel requested" 
   await expect(steps).toContainText('cancel.acknowledged');
 });
 
-test('the sequence view shows tools/call -> task -> tasks/get for a taskId, filters by method, and shows exact JSON', async ({ page }) => {
+test('the sequence view shows tools/call -> task -> tasks/get for a taskId, filters by method, and shows exact JSON', async ({
+  page,
+}) => {
   await callTool(page, 'slow_compute', { seconds: '2' });
   const card = taskCard(page, 'slow_compute');
   await expect(serverStatus(card)).toHaveText('completed');
   const taskId = ((await card.locator('.task-id').textContent()) ?? '').trim();
 
   await page.getByRole('tab', { name: 'Sequence' }).click();
-  await expect(page.getByRole('tab', { name: 'Sequence' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Sequence' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await page.getByRole('combobox', { name: 'Filter sequence by task' }).selectOption(taskId);
   const messages = page.getByRole('list', { name: 'Sequence messages' }).getByRole('listitem');
   const read = () =>
     messages.evaluateAll((items) =>
-      items.map((li) => ({ method: li.getAttribute('data-method'), direction: li.getAttribute('data-direction'), taskId: li.getAttribute('data-task-id') })),
+      items.map((li) => ({
+        method: li.getAttribute('data-method'),
+        direction: li.getAttribute('data-direction'),
+        taskId: li.getAttribute('data-task-id'),
+      })),
     );
 
   const rows = await read();
@@ -208,14 +252,21 @@ test('the sequence view shows tools/call -> task -> tasks/get for a taskId, filt
   const polls = await read();
   expect(polls.length).toBeGreaterThanOrEqual(2);
   expect(polls.every((r) => r.method === 'tasks/get' && r.taskId === taskId)).toBe(true);
-  expect(polls.filter((r) => r.direction === 'out').length).toBe(polls.filter((r) => r.direction === 'in').length);
+  expect(polls.filter((r) => r.direction === 'out').length).toBe(
+    polls.filter((r) => r.direction === 'in').length,
+  );
 
   // Clicking a message shows its exact JSON.
-  await page.getByRole('combobox', { name: 'Filter sequence by method' }).selectOption('tools/call');
+  await page
+    .getByRole('combobox', { name: 'Filter sequence by method' })
+    .selectOption('tools/call');
   const answer = messages.nth(1).getByRole('button');
   await answer.click();
   await expect(answer).toHaveAttribute('aria-expanded', 'true');
-  const json = JSON.parse((await messages.nth(1).locator('pre').textContent()) ?? 'null') as { jsonrpc: string; result: Record<string, unknown> };
+  const json = JSON.parse((await messages.nth(1).locator('pre').textContent()) ?? 'null') as {
+    jsonrpc: string;
+    result: Record<string, unknown>;
+  };
   expect(json.jsonrpc).toBe('2.0');
   expect(json.result).toMatchObject({ resultType: 'task', taskId, status: 'working' });
 });

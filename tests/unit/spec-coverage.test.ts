@@ -5,7 +5,13 @@
  * On failure it lists the rules nobody proves.
  */
 import { describe, expect, it } from 'vitest';
-import { digestIds, idsIn, loadScenarios, scenariosIn, testCitations } from './helpers/spec-citations.ts';
+import {
+  digestIds,
+  idsIn,
+  loadScenarios,
+  scenariosIn,
+  testCitations,
+} from './helpers/spec-citations.ts';
 
 const SELF = 'tests/unit/spec-coverage.test.ts';
 
@@ -28,14 +34,23 @@ describe('spec coverage', () => {
   it('scenarios cite only rules the digest has', async () => {
     const known = new Set(digestIds());
     const scenarios = (await loadScenarios()) ?? [];
-    const unknown = scenarios.flatMap((s) => s.specIds.filter((id) => !known.has(id)).map((id) => `${s.id}: ${id}`));
+    const unknown = scenarios.flatMap((s) =>
+      s.specIds.filter((id) => !known.has(id)).map((id) => `${s.id}: ${id}`),
+    );
     expect(unknown).toEqual([]);
   });
 });
 
 describe('how citations are found', () => {
   it('counts T6, (M4), T2-T4 and "C8:" but not T123, AT6 or T6x', () => {
-    expect([...idsIn('it("T6, T7: flat", ...) // (M4) T2-T4 C8: re-issue')].sort()).toEqual(['C8', 'M4', 'T2', 'T4', 'T6', 'T7']);
+    expect([...idsIn('it("T6, T7: flat", ...) // (M4) T2-T4 C8: re-issue')].sort()).toEqual([
+      'C8',
+      'M4',
+      'T2',
+      'T4',
+      'T6',
+      'T7',
+    ]);
     expect([...idsIn('T123 AT6 T6x t6 _T6 T6_')]).toEqual([]);
   });
 

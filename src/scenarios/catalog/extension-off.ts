@@ -1,5 +1,11 @@
 import { wireNever, wireShows } from '../expect.ts';
-import { callAnswerKind, declaresTasks, requestFor, type Observation, type ScenarioWireRow } from '../observation.ts';
+import {
+  callAnswerKind,
+  declaresTasks,
+  requestFor,
+  type Observation,
+  type ScenarioWireRow,
+} from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
 import { callAnswered, taskFollowed } from '../waits.ts';
 
@@ -12,7 +18,8 @@ const answersCall = (declared: boolean) => (row: ScenarioWireRow, obs: Observati
 export const extensionOff = defineScenario({
   id: 'extension-off',
   title: 'The same tool with and without the extension',
-  summary: 'Tasks are an extension the client opts into per request: without it a tool answers synchronously, or with -32021 if it cannot, and never with a task.',
+  summary:
+    'Tasks are an extension the client opts into per request: without it a tool answers synchronously, or with -32021 if it cannot, and never with a task.',
   specIds: ['M4', 'T1', 'T3', 'C7'],
   steps: [
     {
@@ -22,10 +29,24 @@ export const extensionOff = defineScenario({
         'This tools/call does not declare io.modelcontextprotocol/tasks. slow_compute can run inline, so the server holds the request for the whole second and answers with the CallToolResult itself (resultType "complete").',
       run: (stage) => stage.callTool('slow_compute', { seconds: 1 }, false),
       until: callAnswered('slow_compute', false),
-      predict: { question: 'Without the extension, slow_compute answers with...', choices: ['the slow_compute result itself', 'a task handle', 'error -32021'], actual: (obs) => callAnswerKind(obs, 'slow_compute') },
+      predict: {
+        question: 'Without the extension, slow_compute answers with...',
+        choices: ['the slow_compute result itself', 'a task handle', 'error -32021'],
+        actual: (obs) => callAnswerKind(obs, 'slow_compute'),
+      },
       expect: [
-        wireShows('sync-result', 'a synchronous CallToolResult (resultType "complete") to the undeclared call', { direction: 'in', method: 'tools/call', kind: 'result' }, (row, obs) => row.gist === 'complete' && answersCall(false)(row, obs)),
-        wireNever('never-task', 'no task handle, ever, to a tools/call that did not declare the extension (T3)', { direction: 'in', method: 'tools/call', kind: 'result' }, (row, obs) => row.gist.startsWith('task') && answersCall(false)(row, obs)),
+        wireShows(
+          'sync-result',
+          'a synchronous CallToolResult (resultType "complete") to the undeclared call',
+          { direction: 'in', method: 'tools/call', kind: 'result' },
+          (row, obs) => row.gist === 'complete' && answersCall(false)(row, obs),
+        ),
+        wireNever(
+          'never-task',
+          'no task handle, ever, to a tools/call that did not declare the extension (T3)',
+          { direction: 'in', method: 'tools/call', kind: 'result' },
+          (row, obs) => row.gist.startsWith('task') && answersCall(false)(row, obs),
+        ),
       ],
     },
     {
@@ -35,21 +56,51 @@ export const extensionOff = defineScenario({
         'failing_job cannot finish inside one request, so the server may not run it inline. Without the extension it must not make a task either: it refuses with -32021 and names the capability it needs in data.requiredCapabilities.',
       run: (stage) => stage.callTool('failing_job', {}, false),
       until: callAnswered('failing_job', false),
-      predict: { question: 'failing_job needs a task. Without the extension the server answers...', choices: ['error -32021', 'a task handle', 'the failing_job result itself'], actual: (obs) => callAnswerKind(obs, 'failing_job') },
+      predict: {
+        question: 'failing_job needs a task. Without the extension the server answers...',
+        choices: ['error -32021', 'a task handle', 'the failing_job result itself'],
+        actual: (obs) => callAnswerKind(obs, 'failing_job'),
+      },
       expect: [
-        wireShows('refused', 'error -32021 naming io.modelcontextprotocol/tasks in data.requiredCapabilities (T3, C7)', { direction: 'in', method: 'tools/call', kind: 'error' }, (row) => {
-          const error = (row.message as { error?: { code?: number; data?: { requiredCapabilities?: { extensions?: Record<string, unknown> } } } }).error;
-          return error?.code === -32021 && Object.hasOwn(error.data?.requiredCapabilities?.extensions ?? {}, 'io.modelcontextprotocol/tasks');
-        }),
+        wireShows(
+          'refused',
+          'error -32021 naming io.modelcontextprotocol/tasks in data.requiredCapabilities (T3, C7)',
+          { direction: 'in', method: 'tools/call', kind: 'error' },
+          (row) => {
+            const error = (
+              row.message as {
+                error?: {
+                  code?: number;
+                  data?: { requiredCapabilities?: { extensions?: Record<string, unknown> } };
+                };
+              }
+            ).error;
+            return (
+              error?.code === -32021 &&
+              Object.hasOwn(
+                error.data?.requiredCapabilities?.extensions ?? {},
+                'io.modelcontextprotocol/tasks',
+              )
+            );
+          },
+        ),
       ],
     },
     {
       id: 'declared',
       title: 'The same slow_compute, declaring the extension',
-      narration: 'Switch the declaration on and call slow_compute again: now the server may, and does, answer at once with a task handle. Same tool, same server: the request decided.',
+      narration:
+        'Switch the declaration on and call slow_compute again: now the server may, and does, answer at once with a task handle. Same tool, same server: the request decided.',
       run: (stage) => stage.callTool('slow_compute', { seconds: 1 }, true),
       until: taskFollowed('slow_compute'),
-      expect: [wireShows('task', 'a task handle to the declared call (T1, T7)', { direction: 'in', method: 'tools/call', kind: 'result' }, (row, obs) => row.gist.startsWith('task') && answersCall(true)(row, obs))],
+      expect: [
+        wireShows(
+          'task',
+          'a task handle to the declared call (T1, T7)',
+          { direction: 'in', method: 'tools/call', kind: 'result' },
+          (row, obs) => row.gist.startsWith('task') && answersCall(true)(row, obs),
+        ),
+      ],
     },
   ],
 });

@@ -10,7 +10,9 @@ import { taskFinished } from '../waits.ts';
  */
 function pollWaits(obs: Observation, toolName: string): number[] {
   const taskId = taskOf(obs, toolName)?.taskId;
-  const sent = rowsWhere(obs, { direction: 'out', method: 'tasks/get', taskId }).filter((row) => row.reissueOf === undefined);
+  const sent = rowsWhere(obs, { direction: 'out', method: 'tasks/get', taskId }).filter(
+    (row) => row.reissueOf === undefined,
+  );
   const answers = rowsWhere(obs, { direction: 'in', method: 'tasks/get', taskId });
   return sent.slice(1).flatMap((request, i) => {
     const answer = answers.findLast((row) => row.at >= sent[i]!.at && row.at <= request.at);
@@ -18,7 +20,8 @@ function pollWaits(obs: Observation, toolName: string): number[] {
   });
 }
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const median = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /**
  * The client never polled sooner than the interval the server asked for
@@ -33,43 +36,65 @@ function honoured(toolName: string, intervalMs: number) {
       const waits = pollWaits(obs, toolName);
       if (waits.length === 0) return { pass: true, saw: 'no second poll yet' };
       const shortest = Math.min(...waits);
-      return { pass: shortest >= intervalMs - 20, saw: `${waits.length} waits of ${Math.round(shortest)}..${Math.round(Math.max(...waits))} ms` };
+      return {
+        pass: shortest >= intervalMs - 20,
+        saw: `${waits.length} waits of ${Math.round(shortest)}..${Math.round(Math.max(...waits))} ms`,
+      };
     },
     'throughout',
   );
 }
 
 const announces = (toolName: string, intervalMs: number) =>
-  wireShows(`${toolName}-interval`, `the ${toolName} handle says pollIntervalMs ${intervalMs} (T6)`, { direction: 'in', method: 'tools/call', kind: 'result' }, (row) => row.gist.startsWith('task') && resultOf(row)?.['pollIntervalMs'] === intervalMs);
+  wireShows(
+    `${toolName}-interval`,
+    `the ${toolName} handle says pollIntervalMs ${intervalMs} (T6)`,
+    { direction: 'in', method: 'tools/call', kind: 'result' },
+    (row) => row.gist.startsWith('task') && resultOf(row)?.['pollIntervalMs'] === intervalMs,
+  );
 
 export const pollIntervalHonoured = defineScenario({
   id: 'poll-interval-honoured',
   title: 'pollIntervalMs honoured',
-  summary: 'The server says how often to poll, per task; the client waits at least that long between tasks/get, and follows a different interval for a different task.',
+  summary:
+    'The server says how often to poll, per task; the client waits at least that long between tasks/get, and follows a different interval for a different task.',
   specIds: ['T12', 'T6'],
   steps: [
     {
       id: 'half-second',
       title: 'A task that asks for 500 ms',
-      narration: 'slow_compute\'s handle carries pollIntervalMs 500. Watch the times of the tasks/get requests in the wire log: never closer than half a second.',
+      narration:
+        "slow_compute's handle carries pollIntervalMs 500. Watch the times of the tasks/get requests in the wire log: never closer than half a second.",
       run: (stage, { fast }) => stage.callTool('slow_compute', { seconds: fast ? 2 : 4 }, true),
       until: taskFinished('slow_compute'),
-      expect: [announces('slow_compute', 500), honoured('slow_compute', 500), taskEnds('completed', 'slow_compute', 'completed')],
+      expect: [
+        announces('slow_compute', 500),
+        honoured('slow_compute', 500),
+        taskEnds('completed', 'slow_compute', 'completed'),
+      ],
     },
     {
       id: 'quarter-second',
       title: 'A task that asks for 250 ms',
-      narration: 'failing_job asks for 250 ms, and the client polls it twice as often. The interval belongs to the task, not to the client.',
+      narration:
+        'failing_job asks for 250 ms, and the client polls it twice as often. The interval belongs to the task, not to the client.',
       run: (stage) => stage.callTool('failing_job', {}, true),
       until: taskFinished('failing_job'),
       expect: [
         announces('failing_job', 250),
         honoured('failing_job', 250),
-        expectThat('own-interval', 'the client waited less between failing_job polls than between slow_compute ones: each task\'s own interval', (obs) => {
-          const fast = median(pollWaits(obs, 'failing_job'));
-          const slow = median(pollWaits(obs, 'slow_compute'));
-          return { pass: fast < slow, saw: `median waits ${Math.round(fast)} ms against ${Math.round(slow)} ms` };
-        }),
+        expectThat(
+          'own-interval',
+          "the client waited less between failing_job polls than between slow_compute ones: each task's own interval",
+          (obs) => {
+            const fast = median(pollWaits(obs, 'failing_job'));
+            const slow = median(pollWaits(obs, 'slow_compute'));
+            return {
+              pass: fast < slow,
+              saw: `median waits ${Math.round(fast)} ms against ${Math.round(slow)} ms`,
+            };
+          },
+        ),
       ],
     },
   ],
@@ -78,36 +103,67 @@ export const pollIntervalHonoured = defineScenario({
 export const pushAndPoll = defineScenario({
   id: 'push-and-poll',
   title: 'Push notifications next to polling',
-  summary: 'subscriptions/listen lets the server push notifications/tasks, each a full task as tasks/get would return it; polling stays valid alongside.',
+  summary:
+    'subscriptions/listen lets the server push notifications/tasks, each a full task as tasks/get would return it; polling stays valid alongside.',
   specIds: ['T18', 'C9', 'T12'],
   steps: [
     {
       id: 'subscribe',
       title: 'Subscribe, then call',
-      narration: 'The "also subscribe" switch is on: once the task is followed, the client opens subscriptions/listen for its taskId. The server acknowledges the taskIds it agreed to.',
+      narration:
+        'The "also subscribe" switch is on: once the task is followed, the client opens subscriptions/listen for its taskId. The server acknowledges the taskIds it agreed to.',
       run: (stage, { fast }) => {
         stage.setPush(true);
         stage.callTool('slow_compute', { seconds: fast ? 2 : 4 }, true);
       },
-      until: { description: 'the subscription acknowledged', holds: (obs) => rowsWhere(obs, { direction: 'in', method: 'notifications/subscriptions/acknowledged' }).length > 0 },
+      until: {
+        description: 'the subscription acknowledged',
+        holds: (obs) =>
+          rowsWhere(obs, { direction: 'in', method: 'notifications/subscriptions/acknowledged' })
+            .length > 0,
+      },
       expect: [
-        wireShows('listen', 'subscriptions/listen asks for the task\'s id (T18, C9)', { direction: 'out', method: 'subscriptions/listen' }, (row, obs) =>
-          JSON.stringify(paramsOf(row)?.['notifications'] ?? null).includes(taskOf(obs, 'slow_compute')?.taskId ?? '?'),
+        wireShows(
+          'listen',
+          "subscriptions/listen asks for the task's id (T18, C9)",
+          { direction: 'out', method: 'subscriptions/listen' },
+          (row, obs) =>
+            JSON.stringify(paramsOf(row)?.['notifications'] ?? null).includes(
+              taskOf(obs, 'slow_compute')?.taskId ?? '?',
+            ),
         ),
-        wireShows('ack', 'the server acknowledges the subscription (C9)', { direction: 'in', method: 'notifications/subscriptions/acknowledged' }),
+        wireShows('ack', 'the server acknowledges the subscription (C9)', {
+          direction: 'in',
+          method: 'notifications/subscriptions/acknowledged',
+        }),
       ],
     },
     {
       id: 'both',
       title: 'Pushes and polls together',
-      narration: 'Each status change arrives as notifications/tasks carrying the whole task, while tasks/get polling carries on at its interval. Either alone would be enough; together they agree.',
+      narration:
+        'Each status change arrives as notifications/tasks carrying the whole task, while tasks/get polling carries on at its interval. Either alone would be enough; together they agree.',
       until: taskFinished('slow_compute'),
       expect: [
-        wireShows('pushed', 'a notifications/tasks for the task, carrying status and the subscriptionId (T18, C9)', { direction: 'in', method: 'notifications/tasks' }, (row, obs) => {
-          const params = paramsOf(row);
-          return row.taskId === taskOf(obs, 'slow_compute')?.taskId && typeof params?.['status'] === 'string' && JSON.stringify(params?.['_meta'] ?? null).includes('subscriptionId');
-        }),
-        wireShows('polled', 'tasks/get polls still answered alongside (T12, T18)', { direction: 'in', method: 'tasks/get', kind: 'result' }, (row, obs) => row.taskId === taskOf(obs, 'slow_compute')?.taskId),
+        wireShows(
+          'pushed',
+          'a notifications/tasks for the task, carrying status and the subscriptionId (T18, C9)',
+          { direction: 'in', method: 'notifications/tasks' },
+          (row, obs) => {
+            const params = paramsOf(row);
+            return (
+              row.taskId === taskOf(obs, 'slow_compute')?.taskId &&
+              typeof params?.['status'] === 'string' &&
+              JSON.stringify(params?.['_meta'] ?? null).includes('subscriptionId')
+            );
+          },
+        ),
+        wireShows(
+          'polled',
+          'tasks/get polls still answered alongside (T12, T18)',
+          { direction: 'in', method: 'tasks/get', kind: 'result' },
+          (row, obs) => row.taskId === taskOf(obs, 'slow_compute')?.taskId,
+        ),
         taskEnds('completed', 'slow_compute', 'completed'),
       ],
     },

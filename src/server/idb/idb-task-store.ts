@@ -41,7 +41,12 @@ export class IdbTaskStore implements TaskStore {
   static async open(name: string): Promise<IdbTaskStore> {
     const store = new IdbTaskStore(name);
     const blocked = new Promise<never>((_, reject) => {
-      store.#onBlocked = () => reject(new Error(`the database ${name} is held open by a tab running an older version of the playground`));
+      store.#onBlocked = () =>
+        reject(
+          new Error(
+            `the database ${name} is held open by a tab running an older version of the playground`,
+          ),
+        );
     });
     try {
       await Promise.race([store.#open(), blocked]);
@@ -87,7 +92,10 @@ export class IdbTaskStore implements TaskStore {
     return structuredClone(next);
   }
 
-  async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+  async updateMany(
+    taskIds: readonly string[],
+    update: TaskUpdate,
+  ): Promise<(TaskRecord | undefined)[]> {
     assertDistinct(taskIds);
     if (taskIds.length === 0) return [];
     const db = await this.#open();
@@ -135,7 +143,10 @@ export class IdbTaskStore implements TaskStore {
   close(): void {
     this.#closed = true;
     this.#channel.close();
-    void this.#db?.then((db) => db.close(), () => {});
+    void this.#db?.then(
+      (db) => db.close(),
+      () => {},
+    );
     this.#db = undefined;
   }
 
@@ -146,7 +157,10 @@ export class IdbTaskStore implements TaskStore {
       // Someone needs the database gone or upgraded (the page's "Clear everything",
       // a newer worker): step aside, and open it afresh on the next use.
       onBlocking: () => {
-        void this.#db?.then((db) => db.close(), () => {});
+        void this.#db?.then(
+          (db) => db.close(),
+          () => {},
+        );
         this.#db = undefined;
       },
     });
@@ -187,7 +201,10 @@ export class IdbTaskStore implements TaskStore {
 
   async #getMany(taskIds: readonly string[]): Promise<(TaskRecord | undefined)[]> {
     const tx = (await this.#open()).transaction('tasks');
-    const [records] = await Promise.all([Promise.all(taskIds.map((taskId) => tx.store.get(taskId))), tx.done]);
+    const [records] = await Promise.all([
+      Promise.all(taskIds.map((taskId) => tx.store.get(taskId))),
+      tx.done,
+    ]);
     return records;
   }
 

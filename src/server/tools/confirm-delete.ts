@@ -6,7 +6,8 @@ import { defineTool, textResult } from '../tool.ts';
 export const confirmDelete = defineTool({
   name: 'confirm_delete',
   title: 'Confirm delete',
-  description: 'Asks for confirmation during the task (input_required), then deletes or keeps the file.',
+  description:
+    'Asks for confirmation during the task (input_required), then deletes or keeps the file.',
   args: z.object({ filename: z.string().default('report.txt').describe('The file to delete') }),
   execution: 'task-required',
   pollIntervalMs: 500,
@@ -21,14 +22,24 @@ export const confirmDelete = defineTool({
           message: `Delete ${args.filename}?`,
           requestedSchema: {
             type: 'object',
-            properties: { confirm: { type: 'boolean', title: 'Delete it', description: `Permanently delete ${args.filename}` } },
+            properties: {
+              confirm: {
+                type: 'boolean',
+                title: 'Delete it',
+                description: `Permanently delete ${args.filename}`,
+              },
+            },
             required: ['confirm'],
           },
         },
       },
     });
     const answer = ElicitResultSchema.safeParse(answers['confirm']);
-    if (answer.success && answer.data.action === 'accept' && answer.data.content?.['confirm'] === true) {
+    if (
+      answer.success &&
+      answer.data.action === 'accept' &&
+      answer.data.content?.['confirm'] === true
+    ) {
       return textResult(`Deleted ${args.filename}`);
     }
     return textResult(`Kept ${args.filename}: deletion was not confirmed`);

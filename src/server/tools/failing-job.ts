@@ -5,9 +5,12 @@ import { defineTool, textResult } from '../tool.ts';
 export const failingJob = defineTool({
   name: 'failing_job',
   title: 'Failing job',
-  description: 'Works for about a second, then reports a tool error. The task still ends completed: the tool ran, it just failed (T11).',
+  description:
+    'Works for about a second, then reports a tool error. The task still ends completed: the tool ran, it just failed (T11).',
   // The reason is echoed in the error text, so a test can put any string into a tool error.
-  args: z.object({ reason: z.string().default('the input file was empty').describe('Why the job says it failed') }),
+  args: z.object({
+    reason: z.string().default('the input file was empty').describe('Why the job says it failed'),
+  }),
   execution: 'task-required',
   pollIntervalMs: 250,
   // Resumable: it has no effects, so running it again is harmless.

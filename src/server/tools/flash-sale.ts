@@ -13,7 +13,8 @@ const Progress = z.object({ suppliersAsked: z.number().int().min(0).max(10) });
 export const flashSaleQuote = defineTool({
   name: 'flash_sale_quote',
   title: 'Flash-sale quote (short TTL)',
-  description: 'A price quote only valid for a few seconds (ttlMs 4000), from a pricing job that takes longer. The task expires: failed, then 4 s later gone (T13).',
+  description:
+    'A price quote only valid for a few seconds (ttlMs 4000), from a pricing job that takes longer. The task expires: failed, then 4 s later gone (T13).',
   args: z.object({ sku: z.string().default('SKU-1234').describe('Product to quote') }),
   execution: 'task-required',
   ttlMs: 4000,
@@ -25,7 +26,10 @@ export const flashSaleQuote = defineTool({
     for (let s = (resumed.success ? resumed.data.suppliersAsked : 0) + 1; s <= 10; s++) {
       await report(`asking supplier ${s} of 10 for ${args.sku}`);
       await sleep(1000);
-      await checkpoint({ suppliersAsked: s } satisfies z.infer<typeof Progress>, `${s} of 10 suppliers asked`);
+      await checkpoint(
+        { suppliersAsked: s } satisfies z.infer<typeof Progress>,
+        `${s} of 10 suppliers asked`,
+      );
     }
     return textResult(`Quote for ${args.sku}: 19.99`);
   },

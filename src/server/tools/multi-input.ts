@@ -8,7 +8,11 @@ function question(message: string, field: string, title: string) {
     params: {
       mode: 'form',
       message,
-      requestedSchema: { type: 'object', properties: { [field]: { type: 'string', title } }, required: [field] },
+      requestedSchema: {
+        type: 'object',
+        properties: { [field]: { type: 'string', title } },
+        required: [field],
+      },
     },
   };
 }
@@ -17,7 +21,8 @@ function question(message: string, field: string, title: string) {
 export const multiInput = defineTool({
   name: 'multi_input',
   title: 'Multiple inputs',
-  description: 'Asks two questions at once. Answer one and the task stays input_required until the other arrives (T15).',
+  description:
+    'Asks two questions at once. Answer one and the task stays input_required until the other arrives (T15).',
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 500,
@@ -30,7 +35,9 @@ export const multiInput = defineTool({
     });
     const value = (key: string, field: string): string => {
       const parsed = ElicitResultSchema.safeParse(answers[key]);
-      return parsed.success && parsed.data.action === 'accept' ? String(parsed.data.content?.[field] ?? '') : `(${parsed.success ? parsed.data.action : 'invalid'})`;
+      return parsed.success && parsed.data.action === 'accept'
+        ? String(parsed.data.content?.[field] ?? '')
+        : `(${parsed.success ? parsed.data.action : 'invalid'})`;
     };
     return textResult(`name=${value('name', 'name')}, color=${value('color', 'color')}`);
   },

@@ -6,7 +6,8 @@ import { defineTool, JobProtocolError } from '../tool.ts';
 export const protocolErrorJob = defineTool({
   name: 'protocol_error_job',
   title: 'Protocol error job',
-  description: 'Fails below the tool: the task ends failed with a JSON-RPC error object, not a tool result (T11).',
+  description:
+    'Fails below the tool: the task ends failed with a JSON-RPC error object, not a tool result (T11).',
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 250,
@@ -14,6 +15,9 @@ export const protocolErrorJob = defineTool({
   resumable: true,
   run: async ({ sleep }) => {
     await sleep(500);
-    throw new JobProtocolError(ErrorCode.InternalError, 'Internal error: the worker running this job crashed');
+    throw new JobProtocolError(
+      ErrorCode.InternalError,
+      'Internal error: the worker running this job crashed',
+    );
   },
 });

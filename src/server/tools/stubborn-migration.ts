@@ -5,8 +5,11 @@ import { defineTool, textResult } from '../tool.ts';
 export const stubbornMigration = defineTool({
   name: 'stubborn_migration',
   title: 'Database migration (ignores cancel)',
-  description: 'Migrates a table in one transaction that cannot be interrupted. tasks/cancel is acknowledged, yet the task ends completed (T17).',
-  args: z.object({ rows: z.number().int().min(1).max(1_000_000).default(50_000).describe('Rows to migrate') }),
+  description:
+    'Migrates a table in one transaction that cannot be interrupted. tasks/cancel is acknowledged, yet the task ends completed (T17).',
+  args: z.object({
+    rows: z.number().int().min(1).max(1_000_000).default(50_000).describe('Rows to migrate'),
+  }),
   execution: 'task',
   pollIntervalMs: 500,
   // Not resumable: a worker that stopped mid-migration left it half-applied, and
@@ -16,9 +19,13 @@ export const stubbornMigration = defineTool({
     const batches = 5;
     for (let i = 1; i <= batches; i++) {
       await sleepThroughCancel(700);
-      const note = signal.aborted ? ' (cancel requested; a half-applied migration would be worse, carrying on)' : '';
+      const note = signal.aborted
+        ? ' (cancel requested; a half-applied migration would be worse, carrying on)'
+        : '';
       await report(`migrated ${Math.round((args.rows * i) / batches)} of ${args.rows} rows${note}`);
     }
-    return textResult(`Migrated ${args.rows} rows${signal.aborted ? ' even though cancellation was requested' : ''}.`);
+    return textResult(
+      `Migrated ${args.rows} rows${signal.aborted ? ' even though cancellation was requested' : ''}.`,
+    );
   },
 });

@@ -10,7 +10,8 @@ import { defineTool, textResult } from '../tool.ts';
 export const testToolWithTask = defineTool({
   name: 'test_tool_with_task',
   title: 'Ask first, then run as a task',
-  description: 'Asks for your name on the tools/call itself (multi-round-trip input_required), then runs as a task that greets you (T16).',
+  description:
+    'Asks for your name on the tools/call itself (multi-round-trip input_required), then runs as a task that greets you (T16).',
   args: z.object({}),
   execution: 'task-required',
   pollIntervalMs: 250,
@@ -23,14 +24,21 @@ export const testToolWithTask = defineTool({
       params: {
         mode: 'form',
         message: 'What is your name?',
-        requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name' } },
+          required: ['name'],
+        },
       },
     },
   },
   run: async ({ preTaskInput, sleep }) => {
     await sleep(300);
     const answer = ElicitResultSchema.safeParse(preTaskInput['user_name']);
-    const name = answer.success && answer.data.action === 'accept' ? String(answer.data.content?.['name'] ?? 'stranger') : 'stranger';
+    const name =
+      answer.success && answer.data.action === 'accept'
+        ? String(answer.data.content?.['name'] ?? 'stranger')
+        : 'stranger';
     return textResult(`Hello, ${name}! This greeting ran as a task.`);
   },
 });

@@ -60,7 +60,10 @@ function initialOf(kind: FieldKind, property: z.infer<typeof PropertySchema>): s
     case 'boolean':
       return value === true;
     case 'enum': {
-      const index = value === undefined ? 0 : (property.enum ?? []).findIndex((option) => Object.is(option, value));
+      const index =
+        value === undefined
+          ? 0
+          : (property.enum ?? []).findIndex((option) => Object.is(option, value));
       return String(Math.max(0, index));
     }
     case 'json':
@@ -103,7 +106,8 @@ export function optionLabel(option: unknown): string {
   return typeof option === 'string' ? option : JSON.stringify(option);
 }
 
-export type Collected = { ok: true; value: Record<string, unknown> } | { ok: false; errors: Record<string, string> };
+export type Collected =
+  { ok: true; value: Record<string, unknown> } | { ok: false; errors: Record<string, string> };
 
 /**
  * Converts input values to the JSON object the schema describes. Empty
@@ -132,7 +136,8 @@ export function collectValues(fields: readonly Field[], values: FieldValues): Co
     if (field.kind === 'number' || field.kind === 'integer') {
       const number = Number(text);
       if (!Number.isFinite(number)) errors.push([field.name, 'Not a number']);
-      else if (field.kind === 'integer' && !Number.isInteger(number)) errors.push([field.name, 'Must be a whole number']);
+      else if (field.kind === 'integer' && !Number.isInteger(number))
+        errors.push([field.name, 'Must be a whole number']);
       else entries.push([field.name, number]);
     } else if (field.kind === 'json') {
       try {
@@ -144,5 +149,7 @@ export function collectValues(fields: readonly Field[], values: FieldValues): Co
       entries.push([field.name, text]);
     }
   }
-  return errors.length === 0 ? { ok: true, value: Object.fromEntries(entries) } : { ok: false, errors: Object.fromEntries(errors) };
+  return errors.length === 0
+    ? { ok: true, value: Object.fromEntries(entries) }
+    : { ok: false, errors: Object.fromEntries(errors) };
 }

@@ -62,15 +62,24 @@ function marksOf(row: WireRow): MessageMarks {
  * `cache`, a row whose message has not changed gets the same object back,
  * so a view keyed by row redraws only what is new.
  */
-export function buildSequence(rows: readonly WireRow[], cache?: WeakMap<WireRow, SequenceMessage>): SequenceMessage[] {
+export function buildSequence(
+  rows: readonly WireRow[],
+  cache?: WeakMap<WireRow, SequenceMessage>,
+): SequenceMessage[] {
   // A response names its task; its request (same id, other direction) is about the same task.
   const taskOfRequest = new Map<string, string>();
   const reissuedAs = new Map<string, string | number>();
   for (const row of rows) {
-    if ((row.kind === 'result' || row.kind === 'error') && row.taskId !== undefined && row.id !== undefined && row.id !== null) {
+    if (
+      (row.kind === 'result' || row.kind === 'error') &&
+      row.taskId !== undefined &&
+      row.id !== undefined &&
+      row.id !== null
+    ) {
       taskOfRequest.set(`${row.direction === 'in' ? 'out' : 'in'}:${row.id}`, row.taskId);
     }
-    if (row.kind === 'request' && row.reissueOf !== undefined) reissuedAs.set(`${row.direction}:${row.reissueOf}`, row.id ?? '');
+    if (row.kind === 'request' && row.reissueOf !== undefined)
+      reissuedAs.set(`${row.direction}:${row.reissueOf}`, row.id ?? '');
   }
   // Follow re-issue chains back: #4 re-issued as #7, answered with the task -> #4 is about it too.
   const taskOf = (direction: string, id: string | number): string | undefined => {
@@ -88,7 +97,8 @@ export function buildSequence(rows: readonly WireRow[], cache?: WeakMap<WireRow,
   return rows.map((row): SequenceMessage => {
     const isRequest = row.kind === 'request' && row.id !== undefined && row.id !== null;
     const later = isRequest ? reissuedAs.get(`${row.direction}:${row.id}`) : undefined;
-    const taskId = row.taskId ?? (isRequest ? taskOf(row.direction, row.id as string | number) : undefined);
+    const taskId =
+      row.taskId ?? (isRequest ? taskOf(row.direction, row.id as string | number) : undefined);
     const cached = cache?.get(row);
     if (cached && cached.taskId === taskId && cached.reissuedAs === later) return cached;
     const marks = marksOf(row);
@@ -122,17 +132,38 @@ export function taskMessages(rows: readonly WireRow[], taskId: string): Sequence
   const messages: SequenceMessage[] = [];
   for (const row of rows) {
     if (row.taskId !== taskId) continue;
-    messages.push({ seq: row.seq, at: row.at, direction: row.direction, kind: row.kind, method: row.method, id: row.id, taskId, gist: row.gist, message: row.message, ...marksOf(row) });
+    messages.push({
+      seq: row.seq,
+      at: row.at,
+      direction: row.direction,
+      kind: row.kind,
+      method: row.method,
+      id: row.id,
+      taskId,
+      gist: row.gist,
+      message: row.message,
+      ...marksOf(row),
+    });
   }
   return messages;
 }
 
-export function filterSequence(messages: readonly SequenceMessage[], filter: SequenceFilter): SequenceMessage[] {
-  return messages.filter((m) => (!filter.taskId || m.taskId === filter.taskId) && (!filter.method || m.method === filter.method));
+export function filterSequence(
+  messages: readonly SequenceMessage[],
+  filter: SequenceFilter,
+): SequenceMessage[] {
+  return messages.filter(
+    (m) =>
+      (!filter.taskId || m.taskId === filter.taskId) &&
+      (!filter.method || m.method === filter.method),
+  );
 }
 
 /** The taskIds and methods present, for the filter menus (first seen first). */
-export function sequenceFacets(messages: readonly SequenceMessage[]): { taskIds: string[]; methods: string[] } {
+export function sequenceFacets(messages: readonly SequenceMessage[]): {
+  taskIds: string[];
+  methods: string[];
+} {
   const taskIds = new Set<string>();
   const methods = new Set<string>();
   for (const m of messages) {
@@ -147,7 +178,10 @@ export function markLabels(m: MessageMarks): string[] {
   const labels: string[] = [];
   if (m.lost) labels.push(m.lost === 'unanswered' ? 'unanswered' : `lost (${m.lost})`);
   if (m.reissuedAs !== undefined) labels.push(`re-issued as #${String(m.reissuedAs)}`);
-  if (m.reissueOf !== undefined) labels.push(`re-issue of #${String(m.reissueOf)}${m.reissueReason === 'timeout' ? ' (timeout)' : ''}`);
+  if (m.reissueOf !== undefined)
+    labels.push(
+      `re-issue of #${String(m.reissueOf)}${m.reissueReason === 'timeout' ? ' (timeout)' : ''}`,
+    );
   if (m.delayMs !== undefined) labels.push(`delayed +${m.delayMs} ms`);
   if (m.duplicate) labels.push('duplicate copy');
   else if (m.duplicated) labels.push('duplicated');

@@ -9,9 +9,21 @@
  * this class what to start with, what to restore, and what to keep.
  */
 import type { WireEntry } from '../../client/rpc-client.ts';
-import { finishedActor, followFactsOf, resumeInputOf, TaskJournal, type FollowFacts } from '../../client/task-journal.ts';
+import {
+  finishedActor,
+  followFactsOf,
+  resumeInputOf,
+  TaskJournal,
+  type FollowFacts,
+} from '../../client/task-journal.ts';
 import type { TaskActor, TaskFollower } from '../../client/task-follower.ts';
-import { SERVER_DATABASE, TaskStoreKindSchema, type StartMessage, type TaskStoreKind, type WorkerEvent } from '../../protocol/worker-control.ts';
+import {
+  SERVER_DATABASE,
+  TaskStoreKindSchema,
+  type StartMessage,
+  type TaskStoreKind,
+  type WorkerEvent,
+} from '../../protocol/worker-control.ts';
 import { deleteDatabase, IdbPageStore, PAGE_DATABASE } from '../../store/db.ts';
 import type { PageStore, StorageProblem, StoredTask } from '../../store/page-store.ts';
 
@@ -30,11 +42,14 @@ export class Durability {
   #clearing = $state<'no' | 'working' | 'blocked'>('no');
 
   constructor(store?: PageStore) {
-    this.#journal = new TaskJournal(store ?? new IdbPageStore(PAGE_DATABASE, (problem) => this.#journal.reportProblem(problem)), {
-      onProblem: (problem) => {
-        this.#storageProblem = problem;
+    this.#journal = new TaskJournal(
+      store ?? new IdbPageStore(PAGE_DATABASE, (problem) => this.#journal.reportProblem(problem)),
+      {
+        onProblem: (problem) => {
+          this.#storageProblem = problem;
+        },
       },
-    });
+    );
   }
 
   /** The store the learner chose for the server's tasks. */
@@ -132,8 +147,12 @@ export class Durability {
 
   /** What this browser knows about a task another tab may have started, for a task followed by id. */
   async knownFacts(taskId: string, identity: string): Promise<FollowFacts> {
-    const known = (await this.#journal.load()).find((t) => t.taskId === taskId && t.identity === identity);
-    return known ? { ...followFactsOf(known), followedAt: Date.now() } : { toolName: UNKNOWN_TOOL, arguments: {}, identity, followedAt: Date.now() };
+    const known = (await this.#journal.load()).find(
+      (t) => t.taskId === taskId && t.identity === identity,
+    );
+    return known
+      ? { ...followFactsOf(known), followedAt: Date.now() }
+      : { toolName: UNKNOWN_TOOL, arguments: {}, identity, followedAt: Date.now() };
   }
 
   /** Deletes dismissed tasks. */

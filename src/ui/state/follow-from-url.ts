@@ -14,7 +14,11 @@ export async function followFromUrl(playground: Playground): Promise<void> {
   try {
     const result = await playground.request('tasks/get', { taskId }, { declare: true });
     const status = TaskStatusSchema.safeParse(result['status']);
-    reportToPeers(status.success ? { taskId, status: status.data } : { taskId, error: 'tasks/get answered without a valid status' });
+    reportToPeers(
+      status.success
+        ? { taskId, status: status.data }
+        : { taskId, error: 'tasks/get answered without a valid status' },
+    );
   } catch (error) {
     reportToPeers({ taskId, error: `tasks/get failed: ${describeError(error)}` });
   }

@@ -10,7 +10,13 @@ import type { TaskActor } from '../../client/task-follower.ts';
 import type { LinkTrouble, TaskOutcome, taskMachine } from '../../machines/task-machine.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import { jobProgressOf, type JobProgress } from '../../protocol/job-progress.ts';
-import type { CallToolResult, DetailedTask, InputRequest, RpcError, TaskStatus } from '../../protocol/task.ts';
+import type {
+  CallToolResult,
+  DetailedTask,
+  InputRequest,
+  RpcError,
+  TaskStatus,
+} from '../../protocol/task.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;

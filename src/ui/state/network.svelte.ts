@@ -4,15 +4,31 @@
  * Fault events are appended once per animation frame, like the wire log.
  */
 import { faultsForTask, type FaultEvent } from '../../net/fault-log.ts';
-import { type ActionKind, type FaultRule, type RuleAction, type TriggerId } from '../../net/fault-rules.ts';
+import {
+  type ActionKind,
+  type FaultRule,
+  type RuleAction,
+  type TriggerId,
+} from '../../net/fault-rules.ts';
 import type { FaultyNetwork } from '../../net/faulty-network.ts';
-import { cleanLink, isClean, type DirectionConditions, type LinkConditions, type LinkDirection } from '../../net/link-conditions.ts';
+import {
+  cleanLink,
+  isClean,
+  type DirectionConditions,
+  type LinkConditions,
+  type LinkDirection,
+} from '../../net/link-conditions.ts';
 import { randomSeed } from '../../net/prng.ts';
 
 /** The panel's editable fields, in percent where people think in percent. */
-export type ConditionField = 'latencyMs' | 'jitterMs' | 'lossPercent' | 'duplicatePercent' | 'reorderPercent';
+export type ConditionField =
+  'latencyMs' | 'jitterMs' | 'lossPercent' | 'duplicatePercent' | 'reorderPercent';
 
-const RATE_FIELDS = { lossPercent: 'lossRate', duplicatePercent: 'duplicateRate', reorderPercent: 'reorderRate' } as const;
+const RATE_FIELDS = {
+  lossPercent: 'lossRate',
+  duplicatePercent: 'duplicateRate',
+  reorderPercent: 'reorderRate',
+} as const;
 
 export class NetworkControls {
   readonly #network: FaultyNetwork;
@@ -38,7 +54,8 @@ export class NetworkControls {
     this.#rules = network.rules.rules;
     this.#events = [...network.log.events];
     network.log.subscribe((event) => {
-      if (event.kind === 'network.offline' || event.kind === 'network.online') this.#offlineUntil = network.offlineUntil;
+      if (event.kind === 'network.offline' || event.kind === 'network.online')
+        this.#offlineUntil = network.offlineUntil;
       this.#pending.push(event);
       this.#frame ??= requestAnimationFrame(() => this.#flush());
     });
@@ -64,7 +81,9 @@ export class NetworkControls {
   setField(direction: LinkDirection, field: ConditionField, value: number): void {
     const current = this.#network.conditions[direction];
     const next: DirectionConditions =
-      field === 'latencyMs' || field === 'jitterMs' ? { ...current, [field]: value } : { ...current, [RATE_FIELDS[field]]: value / 100 };
+      field === 'latencyMs' || field === 'jitterMs'
+        ? { ...current, [field]: value }
+        : { ...current, [RATE_FIELDS[field]]: value / 100 };
     this.#network.setConditions(direction, next);
     this.#conditions = this.#network.conditions;
   }
@@ -141,7 +160,10 @@ export class NetworkControls {
 
   /** Arms the rule put together in the panel. */
   arm(): FaultRule {
-    const then: RuleAction = this.action === 'offline' ? { kind: 'offline', seconds: this.actionSeconds } : { kind: this.action };
+    const then: RuleAction =
+      this.action === 'offline'
+        ? { kind: 'offline', seconds: this.actionSeconds }
+        : { kind: this.action };
     return this.#network.arm(this.trigger, then);
   }
 
@@ -179,4 +201,3 @@ export class NetworkControls {
     this.#pending = [];
   }
 }
-

@@ -10,7 +10,11 @@ import { TaskStatusSchema } from '../../protocol/task.ts';
 
 const CHANNEL = 'mcp-tasks-playground:peer-tabs';
 
-const PeerReportSchema = z.object({ taskId: z.string(), status: TaskStatusSchema.optional(), error: z.string().optional() });
+const PeerReportSchema = z.object({
+  taskId: z.string(),
+  status: TaskStatusSchema.optional(),
+  error: z.string().optional(),
+});
 export type PeerMessage = z.infer<typeof PeerReportSchema>;
 
 /** Posts one report to every other tab of this origin. */

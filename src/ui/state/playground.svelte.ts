@@ -83,10 +83,16 @@ export class Playground {
         subscription.connectionChanged(state);
       },
     });
-    const subscription = new TaskSubscription(this.#client, { onstatus: (status) => this.push.statusChanged(status) });
+    const subscription = new TaskSubscription(this.#client, {
+      onstatus: (status) => this.push.statusChanged(status),
+    });
     this.push = new PushControls(subscription);
-    this.#follower = new TaskFollower(this.#client, { onchange: (taskIds) => subscription.setTaskIds(taskIds) });
-    this.calls = new ToolCalls(this.#client, (task, toolName, args) => this.#follow(task, toolName, args));
+    this.#follower = new TaskFollower(this.#client, {
+      onchange: (taskIds) => subscription.setTaskIds(taskIds),
+    });
+    this.calls = new ToolCalls(this.#client, (task, toolName, args) =>
+      this.#follow(task, toolName, args),
+    );
   }
 
   /**
@@ -169,7 +175,10 @@ export class Playground {
     try {
       this.#tools = await listTools(this.#client, { tasks: this.#declareTasks });
     } catch (error) {
-      this.#toolsError = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+      this.#toolsError =
+        typeof error === 'object' && error !== null && 'message' in error
+          ? String(error.message)
+          : String(error);
     }
   }
 
@@ -210,7 +219,8 @@ export class Playground {
   async followById(raw: string): Promise<string | undefined> {
     const taskId = raw.trim();
     if (!taskId) return 'Enter a taskId.';
-    if (this.#tasks.some((t) => t.taskId === taskId && !t.done)) return `Already following ${taskId}.`;
+    if (this.#tasks.some((t) => t.taskId === taskId && !t.done))
+      return `Already following ${taskId}.`;
     try {
       const task = await getTask(this.#client, taskId);
       const facts = await this.durability.knownFacts(taskId, IDENTITY);
@@ -265,8 +275,13 @@ export class Playground {
    * {@link openConnection}: for probes such as tasks/result (M1) or another
    * identity's tasks/get (T20). It shows in the wire log like any other.
    */
-  request(method: string, params: Record<string, unknown>, options: { declare: boolean; connection?: string }): Promise<Record<string, unknown>> {
-    const client = options.connection === undefined ? this.#client : this.#connections.get(options.connection);
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: { declare: boolean; connection?: string },
+  ): Promise<Record<string, unknown>> {
+    const client =
+      options.connection === undefined ? this.#client : this.#connections.get(options.connection);
     if (!client) return Promise.reject(new Error(`no connection named ${options.connection}`));
     return client.request(method, params, { tasks: options.declare });
   }
@@ -321,16 +336,25 @@ export class Playground {
     if (setup.store !== this.durability.serverStore) this.setServerStore(setup.store);
     else if (!this.#worker.running) this.restartWorker();
     for (let waited = 0; this.#connection !== 'open'; waited += 50) {
-      if (waited > 15_000) throw new Error(`the page could not connect to the server (${this.#connectionDetail ?? this.#connection})`);
+      if (waited > 15_000)
+        throw new Error(
+          `the page could not connect to the server (${this.#connectionDetail ?? this.#connection})`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Answers to the dismissed tasks' last polls would land in the emptied log as noise: let them arrive first.
-    for (let waited = 0; this.#client.inFlight > 0 && waited < 2000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; this.#client.inFlight > 0 && waited < 2000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     this.wire.clear();
   }
 
   #follow(task: CreateTaskResult, toolName: string, args: Record<string, unknown>): void {
-    this.#show(this.#follower.follow(task, toolName), { toolName, arguments: args, identity: IDENTITY, followedAt: Date.now() });
+    this.#show(this.#follower.follow(task, toolName), {
+      toolName,
+      arguments: args,
+      identity: IDENTITY,
+      followedAt: Date.now(),
+    });
   }
 
   /** Puts a new card first, and keeps its facts from now on (T12). */

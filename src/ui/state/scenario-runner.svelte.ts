@@ -11,7 +11,13 @@
 import { isScenarioId, scenarioById, type ScenarioId } from '../../scenarios/index.ts';
 import { PLANT_FLAG, withPlantedFailure } from '../../scenarios/planted.ts';
 import { z } from 'zod';
-import { parseSpeed, SavedRunSchema, type RunSnapshot, type SavedRun, type Speed } from '../../scenarios/run-state.ts';
+import {
+  parseSpeed,
+  SavedRunSchema,
+  type RunSnapshot,
+  type SavedRun,
+  type Speed,
+} from '../../scenarios/run-state.ts';
 import { ScenarioRun } from '../../scenarios/run.ts';
 import type { ScenarioDefinition, TabLink } from '../../scenarios/scenario.ts';
 import type { ScenarioStage } from '../../scenarios/stage.ts';
@@ -53,7 +59,9 @@ export class ScenarioRunner {
   /** The link the current step asks the learner to open in a second tab, as `?query`. */
   get tabLink(): { label: string; href: string } | undefined {
     const link = this.#tabLink;
-    return link ? { label: link.label, href: `?${new URLSearchParams(link.query).toString()}` } : undefined;
+    return link
+      ? { label: link.label, href: `?${new URLSearchParams(link.query).toString()}` }
+      : undefined;
   }
 
   /**
@@ -71,13 +79,23 @@ export class ScenarioRunner {
     const speed = parseSpeed(params.get('speed')) ?? 1;
     const saved = readSaved();
     // Only a run cut off mid-way carries on; a finished one starts afresh.
-    const unfinished = saved && ['running', 'paused', 'predicting'].includes(saved.run.snapshot.status);
+    const unfinished =
+      saved && ['running', 'paused', 'predicting'].includes(saved.run.snapshot.status);
     if (saved && unfinished && saved.run.snapshot.scenarioId === id) {
-      this.#open(id, { speed, drill: saved.run.snapshot.drill, planted: saved.planted, saved: saved.run });
+      this.#open(id, {
+        speed,
+        drill: saved.run.snapshot.drill,
+        planted: saved.planted,
+        saved: saved.run,
+      });
       this.#run?.resume();
       return;
     }
-    this.#open(id, { speed, drill: params.has('drill'), planted: params.get('plant') === PLANT_FLAG });
+    this.#open(id, {
+      speed,
+      drill: params.has('drill'),
+      planted: params.get('plant') === PLANT_FLAG,
+    });
     if (params.has('play') || speed === 'max') this.#run?.play();
   }
 
@@ -86,16 +104,25 @@ export class ScenarioRunner {
     const id = new URLSearchParams(location.search).get('scenario');
     if (id === this.#scenario?.id) return;
     if (!isScenarioId(id)) return this.#dispose();
-    this.#open(id, { speed: this.#snapshot?.speed ?? 1, drill: this.#snapshot?.drill ?? false, planted: false });
+    this.#open(id, {
+      speed: this.#snapshot?.speed ?? 1,
+      drill: this.#snapshot?.drill ?? false,
+      planted: false,
+    });
   }
 
   /** Opens a scenario from the list; the address becomes its shareable link. */
   open(id: ScenarioId): void {
     const url = new URL(location.href);
-    for (const key of ['scenario', 'speed', 'play', 'drill', 'plant', 'follow']) url.searchParams.delete(key);
+    for (const key of ['scenario', 'speed', 'play', 'drill', 'plant', 'follow'])
+      url.searchParams.delete(key);
     url.searchParams.set('scenario', id);
     history.pushState(null, '', url);
-    this.#open(id, { speed: this.#snapshot?.speed ?? 1, drill: this.#snapshot?.drill ?? false, planted: false });
+    this.#open(id, {
+      speed: this.#snapshot?.speed ?? 1,
+      drill: this.#snapshot?.drill ?? false,
+      planted: false,
+    });
   }
 
   /** Closes the panel; the page stays as the run left it. */
@@ -149,11 +176,19 @@ export class ScenarioRunner {
   #currentTabLink(scenario: ScenarioDefinition, snapshot: RunSnapshot): TabLink | undefined {
     const step = scenario.steps[snapshot.stepIndex];
     const state = snapshot.steps[snapshot.stepIndex]?.status;
-    if (!step?.tabLink || (state !== 'acting' && state !== 'waiting') || snapshot.startedAt === undefined) return undefined;
+    if (
+      !step?.tabLink ||
+      (state !== 'acting' && state !== 'waiting') ||
+      snapshot.startedAt === undefined
+    )
+      return undefined;
     return step.tabLink(this.#stage.observe(snapshot.startedAt));
   }
 
-  #open(id: ScenarioId, options: { speed: Speed; drill: boolean; planted: boolean; saved?: SavedRun }): void {
+  #open(
+    id: ScenarioId,
+    options: { speed: Speed; drill: boolean; planted: boolean; saved?: SavedRun },
+  ): void {
     this.#run?.dispose();
     this.#unknownId = undefined;
     this.#planted = options.planted;

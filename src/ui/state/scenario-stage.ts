@@ -6,7 +6,13 @@
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import type { RuleAction, TriggerId } from '../../net/fault-rules.ts';
 import type { DirectionConditions, LinkDirection } from '../../net/link-conditions.ts';
-import type { CallView, Observation, PeerReport, ProbeView, TaskView } from '../../scenarios/observation.ts';
+import type {
+  CallView,
+  Observation,
+  PeerReport,
+  ProbeView,
+  TaskView,
+} from '../../scenarios/observation.ts';
 import type { RequestOptions, ScenarioStage, StageSetup } from '../../scenarios/stage.ts';
 import type { FollowedTask } from './followed-task.svelte.ts';
 import { listenToPeers } from './peer-tabs.ts';
@@ -20,7 +26,14 @@ function taskView(task: FollowedTask): TaskView {
     serverStatus: task.serverStatus,
     statusMessage: task.statusMessage,
     final: activity.done ? activity.final : undefined,
-    regions: activity.done ? undefined : { lifecycle: activity.lifecycle, input: activity.input, cancel: activity.cancel, link: activity.link },
+    regions: activity.done
+      ? undefined
+      : {
+          lifecycle: activity.lifecycle,
+          input: activity.input,
+          cancel: activity.cancel,
+          link: activity.link,
+        },
     polls: task.polls,
     pollIntervalMs: task.pollIntervalMs,
     cancelRequested: task.cancelRequested,
@@ -41,7 +54,10 @@ export class PageStage implements ScenarioStage {
   constructor(playground: Playground) {
     this.#playground = playground;
     this.#stopListening = listenToPeers((report) => {
-      this.#peers = [...this.#peers, { taskId: report.taskId, status: report.status, error: report.error }];
+      this.#peers = [
+        ...this.#peers,
+        { taskId: report.taskId, status: report.status, error: report.error },
+      ];
     });
   }
 
@@ -64,14 +80,20 @@ export class PageStage implements ScenarioStage {
         toolName: r.toolName,
         declared: r.declared,
         outcome: r.outcome.kind,
-        errorCode: r.outcome.kind === 'error' && r.outcome.error.kind === 'rpc' ? r.outcome.error.code : undefined,
+        errorCode:
+          r.outcome.kind === 'error' && r.outcome.error.kind === 'rpc'
+            ? r.outcome.error.code
+            : undefined,
         result: r.outcome.kind === 'result' ? r.outcome.result : undefined,
       }));
     return {
       now: Date.now(),
       wire: p.wire.rowsNow().filter((row) => row.at >= since),
       // Oldest first; a task created before the run (e.g. restored from storage) is not this run's.
-      tasks: p.tasks.filter((t) => t.createdAt >= since - 1000).toReversed().map(taskView),
+      tasks: p.tasks
+        .filter((t) => t.createdAt >= since - 1000)
+        .toReversed()
+        .map(taskView),
       calls,
       probes: this.#probes,
       faults: p.network.eventsNow().filter((e) => e.at >= since),
@@ -93,9 +115,21 @@ export class PageStage implements ScenarioStage {
     this.#playground.cancel(taskId);
   }
 
-  probe(label: string, method: string, params: Record<string, unknown>, options: RequestOptions): void {
+  probe(
+    label: string,
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): void {
     const connection = options.connection ?? 'page';
-    const probe: ProbeView = { label, method, connection, state: 'pending', result: undefined, error: undefined };
+    const probe: ProbeView = {
+      label,
+      method,
+      connection,
+      state: 'pending',
+      result: undefined,
+      error: undefined,
+    };
     this.#probes = [...this.#probes, probe];
     const settle = (done: ProbeView): void => {
       this.#probes = this.#probes.map((p) => (p === probe ? done : p));
@@ -103,8 +137,18 @@ export class PageStage implements ScenarioStage {
     this.#playground.request(method, params, options).then(
       (result) => settle({ ...probe, state: 'result', result }),
       (error: unknown) => {
-        const e = typeof error === 'object' && error !== null ? (error as { code?: unknown; message?: unknown }) : {};
-        settle({ ...probe, state: 'error', error: { code: typeof e.code === 'number' ? e.code : undefined, message: typeof e.message === 'string' ? e.message : String(error) } });
+        const e =
+          typeof error === 'object' && error !== null
+            ? (error as { code?: unknown; message?: unknown })
+            : {};
+        settle({
+          ...probe,
+          state: 'error',
+          error: {
+            code: typeof e.code === 'number' ? e.code : undefined,
+            message: typeof e.message === 'string' ? e.message : String(error),
+          },
+        });
       },
     );
   }

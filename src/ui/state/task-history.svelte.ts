@@ -5,7 +5,16 @@
 import type { TaskActor } from '../../client/task-follower.ts';
 import type { MachineGraph } from '../../machines/machine-graph.ts';
 import { graphOf } from '../statechart/graph-cache.ts';
-import { firstStep, HistoryRecorder, shownPosition, shownStep, stepBack, stepForward, type HistoryCursor, type HistoryStep } from './task-history.ts';
+import {
+  firstStep,
+  HistoryRecorder,
+  shownPosition,
+  shownStep,
+  stepBack,
+  stepForward,
+  type HistoryCursor,
+  type HistoryStep,
+} from './task-history.ts';
 
 export class TaskHistory {
   /** The graph of the machine this actor runs: what the chart draws. */

@@ -10,7 +10,12 @@
  */
 import type { AnyTransitionDefinition, InspectionEvent, StateValue } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
-import { activeLeafIds, eventLabel, transitionKey, type MachineGraph } from '../../machines/machine-graph.ts';
+import {
+  activeLeafIds,
+  eventLabel,
+  transitionKey,
+  type MachineGraph,
+} from '../../machines/machine-graph.ts';
 import type { TaskStatus } from '../../protocol/task.ts';
 
 /** What the page shows beside the chart at one step. */
@@ -55,7 +60,9 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
     polls: context.polls,
     pollIntervalMs: context.pollIntervalMs,
     pendingInputs: Object.keys(context.pendingInputs).length,
-    lastError: error ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}` : undefined,
+    lastError: error
+      ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}`
+      : undefined,
     link: context.link ? { reason: context.link.reason, attempt: context.link.attempt } : undefined,
   };
 }
@@ -70,7 +77,12 @@ export class HistoryRecorder {
   #next = 0;
   readonly #unsubscribe: () => void;
 
-  constructor(actor: TaskActor, graph: MachineGraph, onChange: (steps: readonly HistoryStep[]) => void, limit = 400) {
+  constructor(
+    actor: TaskActor,
+    graph: MachineGraph,
+    onChange: (steps: readonly HistoryStep[]) => void,
+    limit = 400,
+  ) {
     this.#graph = graph;
     this.#limit = limit;
     this.#onChange = onChange;
@@ -78,7 +90,8 @@ export class HistoryRecorder {
       // Invoked promise actors share the system; only the task actor's own steps count.
       if (event.actorRef !== actor) return;
       if (event.type === '@xstate.microstep') this.#pending.push(...event._transitions);
-      else if (event.type === '@xstate.snapshot') this.#record(event.event.type, event.snapshot as TaskSnapshot);
+      else if (event.type === '@xstate.snapshot')
+        this.#record(event.event.type, event.snapshot as TaskSnapshot);
     };
     const subscription = actor.system.inspect(observe);
     this.#unsubscribe = () => subscription.unsubscribe();
@@ -113,7 +126,9 @@ export class HistoryRecorder {
       active,
       entered: active.filter((id) => !before.has(id)),
       taken: withTarget.map((t) => transitionKey(t)),
-      internal: transitions.filter((t) => (t.target ?? []).length === 0).map((t) => transitionKey(t)),
+      internal: transitions
+        .filter((t) => (t.target ?? []).length === 0)
+        .map((t) => transitionKey(t)),
       ...factsOf(snapshot),
     };
     const steps = [...this.#steps, step];
@@ -130,10 +145,16 @@ export class HistoryRecorder {
 export type HistoryCursor = number | null;
 
 /** The step the chart shows. */
-export function shownStep(steps: readonly HistoryStep[], cursor: HistoryCursor): HistoryStep | undefined {
+export function shownStep(
+  steps: readonly HistoryStep[],
+  cursor: HistoryCursor,
+): HistoryStep | undefined {
   if (steps.length === 0) return undefined;
   if (cursor === null) return steps[steps.length - 1];
-  return steps.find((s) => s.index === cursor) ?? (cursor < steps[0]!.index ? steps[0] : steps[steps.length - 1]);
+  return (
+    steps.find((s) => s.index === cursor) ??
+    (cursor < steps[0]!.index ? steps[0] : steps[steps.length - 1])
+  );
 }
 
 /** Position of the shown step, 1-based, for "step 3 of 40". */

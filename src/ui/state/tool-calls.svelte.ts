@@ -11,7 +11,12 @@ import type { CallToolResult, CreateTaskResult, InputRequest } from '../../proto
 
 export type CallOutcome =
   | { kind: 'pending' }
-  | { kind: 'input'; requests: Record<string, InputRequest>; requestState: string | undefined; answers: Record<string, ElicitResult> }
+  | {
+      kind: 'input';
+      requests: Record<string, InputRequest>;
+      requestState: string | undefined;
+      answers: Record<string, ElicitResult>;
+    }
   | { kind: 'task'; taskId: string }
   | { kind: 'result'; result: CallToolResult }
   | { kind: 'error'; error: CallError };
@@ -32,18 +37,29 @@ export interface CallRecord {
 export function toCallError(error: unknown): CallError {
   if (typeof error === 'object' && error !== null && 'kind' in error && 'message' in error) {
     const kind = (error as { kind: unknown }).kind;
-    if (kind === 'rpc' || kind === 'invalid-response' || kind === 'closed') return error as CallError;
+    if (kind === 'rpc' || kind === 'invalid-response' || kind === 'closed')
+      return error as CallError;
   }
-  return { kind: 'invalid-response', message: error instanceof Error ? error.message : String(error) };
+  return {
+    kind: 'invalid-response',
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 export class ToolCalls {
   #records = $state.raw<readonly CallRecord[]>([]);
   readonly #client: RpcClient;
-  readonly #onTask: (task: CreateTaskResult, toolName: string, args: Record<string, unknown>) => void;
+  readonly #onTask: (
+    task: CreateTaskResult,
+    toolName: string,
+    args: Record<string, unknown>,
+  ) => void;
   #nextId = 1;
 
-  constructor(client: RpcClient, onTask: (task: CreateTaskResult, toolName: string, args: Record<string, unknown>) => void) {
+  constructor(
+    client: RpcClient,
+    onTask: (task: CreateTaskResult, toolName: string, args: Record<string, unknown>) => void,
+  ) {
     this.#client = client;
     this.#onTask = onTask;
   }
@@ -55,7 +71,15 @@ export class ToolCalls {
 
   /** Calls a tool, declaring the tasks extension or not (T1, M4). */
   call(toolName: string, args: Record<string, unknown>, declared: boolean): void {
-    const record: CallRecord = { id: this.#nextId++, toolName, args, declared, startedAt: Date.now(), rounds: 0, outcome: { kind: 'pending' } };
+    const record: CallRecord = {
+      id: this.#nextId++,
+      toolName,
+      args,
+      declared,
+      startedAt: Date.now(),
+      rounds: 0,
+      outcome: { kind: 'pending' },
+    };
     this.#records = [record, ...this.#records];
     void this.#round(record.id, undefined, undefined);
   }
@@ -82,7 +106,11 @@ export class ToolCalls {
     this.#records = this.#records.filter((r) => r.id !== callId);
   }
 
-  async #round(callId: number, inputResponses: Record<string, unknown> | undefined, requestState: string | undefined): Promise<void> {
+  async #round(
+    callId: number,
+    inputResponses: Record<string, unknown> | undefined,
+    requestState: string | undefined,
+  ): Promise<void> {
     const record = this.#records.find((r) => r.id === callId);
     if (!record) return;
     this.#set(callId, { rounds: record.rounds + 1, outcome: { kind: 'pending' } });
@@ -100,7 +128,14 @@ export class ToolCalls {
           this.#onTask(outcome.task, record.toolName, record.args);
           return;
         case 'input_required':
-          this.#set(callId, { outcome: { kind: 'input', requests: outcome.inputRequests, requestState: outcome.requestState, answers: {} } });
+          this.#set(callId, {
+            outcome: {
+              kind: 'input',
+              requests: outcome.inputRequests,
+              requestState: outcome.requestState,
+              answers: {},
+            },
+          });
           return;
         case 'result':
           this.#set(callId, { outcome: { kind: 'result', result: outcome.result } });

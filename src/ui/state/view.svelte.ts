@@ -6,10 +6,13 @@
 import { viewFromSearch, viewHref, type ViewId } from './views.ts';
 
 export class PageView {
-  #current = $state<ViewId>(typeof location === 'undefined' ? 'playground' : viewFromSearch(location.search));
+  #current = $state<ViewId>(
+    typeof location === 'undefined' ? 'playground' : viewFromSearch(location.search),
+  );
 
   constructor() {
-    if (typeof window !== 'undefined') addEventListener('popstate', () => (this.#current = viewFromSearch(location.search)));
+    if (typeof window !== 'undefined')
+      addEventListener('popstate', () => (this.#current = viewFromSearch(location.search)));
   }
 
   get current(): ViewId {

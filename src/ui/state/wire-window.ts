@@ -10,7 +10,11 @@ export interface WireWindow {
   start: number;
 }
 
-export function wireWindow(rows: readonly { seq: number }[], drawn: number, heldFrom: number | undefined): WireWindow {
+export function wireWindow(
+  rows: readonly { seq: number }[],
+  drawn: number,
+  heldFrom: number | undefined,
+): WireWindow {
   const latest = Math.max(0, rows.length - drawn);
   if (heldFrom === undefined) return { start: latest };
   const index = rows.findIndex((row) => row.seq === heldFrom);
@@ -19,6 +23,10 @@ export function wireWindow(rows: readonly { seq: number }[], drawn: number, held
 }
 
 /** The seq to hold from after "show earlier": `page` rows before the current start. */
-export function earlierStart(rows: readonly { seq: number }[], start: number, page: number): number | undefined {
+export function earlierStart(
+  rows: readonly { seq: number }[],
+  start: number,
+  page: number,
+): number | undefined {
   return rows[Math.max(0, start - page)]?.seq;
 }

@@ -24,17 +24,29 @@ const FINAL: Record<string, string> = {
 };
 
 /** The client's activity at one step, region by region. */
-export function clientActivity(value: StateValue, facts: Pick<StepFacts, 'pollIntervalMs' | 'pendingInputs' | 'link'>): ActivityLine[] {
-  if (typeof value === 'string') return [{ region: 'outcome', text: FINAL[value] ?? value, busy: false }];
+export function clientActivity(
+  value: StateValue,
+  facts: Pick<StepFacts, 'pollIntervalMs' | 'pendingInputs' | 'link'>,
+): ActivityLine[] {
+  if (typeof value === 'string')
+    return [{ region: 'outcome', text: FINAL[value] ?? value, busy: false }];
   const regions = (value['active'] ?? {}) as Record<string, unknown>;
   const lines: ActivityLine[] = [];
   if (regions['link'] === 'reconnecting') {
     const attempt = facts.link && facts.link.attempt > 0 ? `, attempt ${facts.link.attempt}` : '';
-    lines.push({ region: 'link', text: `offline: reconnecting with backoff${attempt}`, busy: true });
+    lines.push({
+      region: 'link',
+      text: `offline: reconnecting with backoff${attempt}`,
+      busy: true,
+    });
   }
   switch (regions['lifecycle']) {
     case 'waiting':
-      lines.push({ region: 'lifecycle', text: `waiting for the next poll (every ${facts.pollIntervalMs} ms)`, busy: false });
+      lines.push({
+        region: 'lifecycle',
+        text: `waiting for the next poll (every ${facts.pollIntervalMs} ms)`,
+        busy: false,
+      });
       break;
     case 'polling':
       lines.push({ region: 'lifecycle', text: 'polling: tasks/get in flight', busy: true });
@@ -43,7 +55,11 @@ export function clientActivity(value: StateValue, facts: Pick<StepFacts, 'pollIn
       lines.push({ region: 'lifecycle', text: 'backing off after a failed poll', busy: true });
       break;
     case 'offline':
-      lines.push({ region: 'lifecycle', text: 'a poll is due: it goes out when the link is back', busy: false });
+      lines.push({
+        region: 'lifecycle',
+        text: 'a poll is due: it goes out when the link is back',
+        busy: false,
+      });
       break;
   }
   switch (regions['input']) {
@@ -54,17 +70,30 @@ export function clientActivity(value: StateValue, facts: Pick<StepFacts, 'pollIn
       lines.push({ region: 'input', text: 'answering input: retrying tasks/update', busy: true });
       break;
     default:
-      if (facts.pendingInputs > 0) lines.push({ region: 'input', text: `waiting for your answer (${facts.pendingInputs} open)`, busy: false });
+      if (facts.pendingInputs > 0)
+        lines.push({
+          region: 'input',
+          text: `waiting for your answer (${facts.pendingInputs} open)`,
+          busy: false,
+        });
   }
   switch (regions['cancel']) {
     case 'sending':
-      lines.push({ region: 'cancel', text: 'cancel requested: tasks/cancel in flight', busy: true });
+      lines.push({
+        region: 'cancel',
+        text: 'cancel requested: tasks/cancel in flight',
+        busy: true,
+      });
       break;
     case 'retrying':
       lines.push({ region: 'cancel', text: 'cancel requested: retrying tasks/cancel', busy: true });
       break;
     case 'acknowledged':
-      lines.push({ region: 'cancel', text: 'cancel requested: acknowledged, the server decides', busy: false });
+      lines.push({
+        region: 'cancel',
+        text: 'cancel requested: acknowledged, the server decides',
+        busy: false,
+      });
       break;
     case 'refused':
       lines.push({ region: 'cancel', text: 'cancel refused by the server', busy: false });

@@ -7,14 +7,21 @@
  * per graph and cached (`layoutOnce`), never per frame or per task.
  */
 import type { ElkExtendedEdge, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api.js';
-import type { GraphNode, GraphNodeKind, GraphTransition, MachineGraph, TriggerKind } from '../../machines/machine-graph.ts';
+import type {
+  GraphNode,
+  GraphNodeKind,
+  GraphTransition,
+  MachineGraph,
+  TriggerKind,
+} from '../../machines/machine-graph.ts';
 import type { LayoutEngine } from './elk-engine.ts';
 
 /** Text widths in px for a font size; the page measures with a canvas, Node estimates. */
 export type MeasureText = (text: string, fontPx: number, bold?: boolean) => number;
 
 /** Monospace estimate: every glyph is ~0.6em wide. */
-export const estimateText: MeasureText = (text, fontPx, bold = false) => text.length * fontPx * (bold ? 0.62 : 0.6);
+export const estimateText: MeasureText = (text, fontPx, bold = false) =>
+  text.length * fontPx * (bold ? 0.62 : 0.6);
 
 export const FONT = { state: 12, label: 10.5, region: 11 } as const;
 const LINE = 14;
@@ -124,7 +131,9 @@ export function toElk(graph: MachineGraph, measure: MeasureText = estimateText):
   const edges: ElkExtendedEdge[] = [];
 
   const build = (node: GraphNode): ElkNode => {
-    const children = node.children.map((id) => byId.get(id)).filter((n): n is GraphNode => n !== undefined);
+    const children = node.children
+      .map((id) => byId.get(id))
+      .filter((n): n is GraphNode => n !== undefined);
     if (children.length === 0) {
       // Under the name: what it invokes, then what it handles without leaving.
       const lines = [...node.invokes.map((src) => `invoke ${src}`), ...node.internal.map(noteText)];
@@ -137,11 +146,17 @@ export function toElk(graph: MachineGraph, measure: MeasureText = estimateText):
     }
     const notes = node.internal.map(noteText);
     const header = 20 + notes.length * LINE;
-    const headerWidth = Math.max(measure(node.key, FONT.region, true), ...notes.map((n) => measure(n, FONT.label))) + 24;
+    const headerWidth =
+      Math.max(measure(node.key, FONT.region, true), ...notes.map((n) => measure(n, FONT.label))) +
+      24;
     const elkChildren = children.map(build);
     if (node.initial) {
       elkChildren.unshift({ id: initialId(node.id), width: INITIAL_SIZE, height: INITIAL_SIZE });
-      edges.push({ id: `${node.id}#initial-edge`, sources: [initialId(node.id)], targets: [node.initial] });
+      edges.push({
+        id: `${node.id}#initial-edge`,
+        sources: [initialId(node.id)],
+        targets: [node.initial],
+      });
     }
     return {
       id: node.id,
@@ -165,7 +180,14 @@ export function toElk(graph: MachineGraph, measure: MeasureText = estimateText):
       id: edge.id,
       sources: [edge.source],
       targets: [edge.target ?? edge.source],
-      labels: [{ id: `${edge.id}#label`, text: lines.join('\n'), width: Math.ceil(width + 6), height: lines.length * LINE }],
+      labels: [
+        {
+          id: `${edge.id}#label`,
+          text: lines.join('\n'),
+          width: Math.ceil(width + 6),
+          height: lines.length * LINE,
+        },
+      ],
     });
   }
   return { id: '#canvas', layoutOptions: ROOT_OPTIONS, children: [top], edges };
@@ -180,21 +202,40 @@ export function fromElk(graph: MachineGraph, laidOut: ElkNode, elapsedMs: number
 
   const walk = (elk: ElkNode, depth: number): void => {
     for (const child of elk.children ?? []) {
-      const box = { x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 };
+      const box = {
+        x: child.x ?? 0,
+        y: child.y ?? 0,
+        width: child.width ?? 0,
+        height: child.height ?? 0,
+      };
       if (child.id.endsWith('#initial')) {
-        initialDots.set(child.id.slice(0, -'#initial'.length), { cx: box.x + box.width / 2, cy: box.y + box.height / 2 });
+        initialDots.set(child.id.slice(0, -'#initial'.length), {
+          cx: box.x + box.width / 2,
+          cy: box.y + box.height / 2,
+        });
         continue;
       }
       const node = byId.get(child.id);
       if (!node) continue;
-      nodes.push({ ...box, id: node.id, key: node.key, kind: node.kind, region: node.region, depth, invokes: node.invokes, notes: node.internal.map(noteText) });
+      nodes.push({
+        ...box,
+        id: node.id,
+        key: node.key,
+        kind: node.kind,
+        region: node.region,
+        depth,
+        invokes: node.invokes,
+        notes: node.internal.map(noteText),
+      });
       walk(child, depth + 1);
     }
   };
   walk(laidOut, 0);
 
   const routeOf = (edge: ElkExtendedEdge): { x: number; y: number }[] =>
-    (edge.sections ?? []).flatMap((s) => [s.startPoint, ...(s.bendPoints ?? []), s.endPoint]).map((p) => ({ x: p.x, y: p.y }));
+    (edge.sections ?? [])
+      .flatMap((s) => [s.startPoint, ...(s.bendPoints ?? []), s.endPoint])
+      .map((p) => ({ x: p.x, y: p.y }));
 
   const edges: LaidOutEdge[] = [];
   const graphEdges = new Map(graph.edges.map((e) => [e.id, e]));
@@ -203,7 +244,8 @@ export function fromElk(graph: MachineGraph, laidOut: ElkNode, elapsedMs: number
       const parent = edge.id.slice(0, -'#initial-edge'.length);
       const dot = initialDots.get(parent);
       const node = byId.get(parent);
-      if (dot && node?.initial) initials.push({ parent, target: node.initial, ...dot, points: routeOf(edge) });
+      if (dot && node?.initial)
+        initials.push({ parent, target: node.initial, ...dot, points: routeOf(edge) });
       continue;
     }
     const source = graphEdges.get(edge.id);
@@ -216,10 +258,19 @@ export function fromElk(graph: MachineGraph, laidOut: ElkNode, elapsedMs: number
       trigger: source.trigger,
       lines: edgeLines(source),
       points: routeOf(edge),
-      labelBox: label ? { x: label.x ?? 0, y: label.y ?? 0, width: label.width ?? 0, height: label.height ?? 0 } : undefined,
+      labelBox: label
+        ? { x: label.x ?? 0, y: label.y ?? 0, width: label.width ?? 0, height: label.height ?? 0 }
+        : undefined,
     });
   }
-  return { width: Math.ceil(laidOut.width ?? 0), height: Math.ceil(laidOut.height ?? 0), nodes, edges, initials, elapsedMs };
+  return {
+    width: Math.ceil(laidOut.width ?? 0),
+    height: Math.ceil(laidOut.height ?? 0),
+    nodes,
+    edges,
+    initials,
+    elapsedMs,
+  };
 }
 
 function collectEdges(node: ElkNode): ElkExtendedEdge[] {
@@ -227,7 +278,11 @@ function collectEdges(node: ElkNode): ElkExtendedEdge[] {
 }
 
 /** Lays a graph out with `engine` (no cache). */
-export async function layoutGraph(graph: MachineGraph, engine: LayoutEngine, measure: MeasureText = estimateText): Promise<ChartLayout> {
+export async function layoutGraph(
+  graph: MachineGraph,
+  engine: LayoutEngine,
+  measure: MeasureText = estimateText,
+): Promise<ChartLayout> {
   const { graph: laidOut, elapsedMs } = await engine.layout(toElk(graph, measure));
   return fromElk(graph, laidOut, elapsedMs);
 }
@@ -235,7 +290,11 @@ export async function layoutGraph(graph: MachineGraph, engine: LayoutEngine, mea
 const cache = new WeakMap<MachineGraph, Promise<ChartLayout>>();
 
 /** The layout of `graph`, computed on first use and shared by every chart that draws it. */
-export function layoutOnce(graph: MachineGraph, engine: LayoutEngine, measure: MeasureText = estimateText): Promise<ChartLayout> {
+export function layoutOnce(
+  graph: MachineGraph,
+  engine: LayoutEngine,
+  measure: MeasureText = estimateText,
+): Promise<ChartLayout> {
   let layout = cache.get(graph);
   if (!layout) {
     layout = layoutGraph(graph, engine, measure);

@@ -29,14 +29,25 @@ function isReply(data: unknown): data is Reply {
   if (typeof data !== 'object' || data === null) return false;
   const reply = data as Record<string, unknown>;
   if (typeof reply['id'] !== 'number') return false;
-  return typeof reply['error'] === 'string' || (typeof reply['graph'] === 'object' && reply['graph'] !== null && typeof reply['elapsedMs'] === 'number');
+  return (
+    typeof reply['error'] === 'string' ||
+    (typeof reply['graph'] === 'object' &&
+      reply['graph'] !== null &&
+      typeof reply['elapsedMs'] === 'number')
+  );
 }
 
 /** elk in a Web Worker, started on the first layout. */
 export function workerEngine(): LayoutEngine {
   let worker: Worker | undefined;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (value: { graph: ElkNode; elapsedMs: number }) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    {
+      resolve: (value: { graph: ElkNode; elapsedMs: number }) => void;
+      reject: (error: Error) => void;
+    }
+  >();
   const start = (): Worker => {
     // The one form Vite bundles as a separate module worker (STYLE.md).
     const started = new Worker(new URL('./elk.worker.ts', import.meta.url), { type: 'module' });
@@ -49,7 +60,8 @@ export function workerEngine(): LayoutEngine {
       else waiting?.resolve({ graph: reply.graph, elapsedMs: reply.elapsedMs });
     };
     started.onerror = (event) => {
-      for (const waiting of pending.values()) waiting.reject(new Error(`layout worker failed: ${event.message}`));
+      for (const waiting of pending.values())
+        waiting.reject(new Error(`layout worker failed: ${event.message}`));
       pending.clear();
     };
     return started;

@@ -13,7 +13,12 @@ const elk = new ELK();
 // Set after `new ELK()`: in a worker, elk installs its own message handler when it starts.
 scope.onmessage = async (event: MessageEvent<unknown>) => {
   const data = event.data;
-  if (typeof data !== 'object' || data === null || typeof (data as { id?: unknown }).id !== 'number') return;
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    typeof (data as { id?: unknown }).id !== 'number'
+  )
+    return;
   const { id, graph } = data as { id: number; graph: ElkNode };
   const started = performance.now();
   try {

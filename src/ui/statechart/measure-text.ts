@@ -6,9 +6,12 @@
 import { estimateText, type MeasureText } from './chart-layout.ts';
 
 export function canvasMeasure(): MeasureText {
-  const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  const context =
+    typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
   if (!context) return estimateText;
-  const family = getComputedStyle(document.documentElement).getPropertyValue('--font-mono').trim() || 'monospace';
+  const family =
+    getComputedStyle(document.documentElement).getPropertyValue('--font-mono').trim() ||
+    'monospace';
   return (text, fontPx, bold = false) => {
     context.font = `${bold ? 700 : 400} ${fontPx}px ${family}`;
     return context.measureText(text).width;

@@ -25,19 +25,36 @@ interface Followed {
 }
 
 async function run(seed: number, push: boolean) {
-  const s = await faultyStack({ seed, conditions: { out: { ...BAD }, in: { ...BAD } }, requestTimeoutMs: 1500 });
+  const s = await faultyStack({
+    seed,
+    conditions: { out: { ...BAD }, in: { ...BAD } },
+    requestTimeoutMs: 1500,
+  });
   s.subscription.setEnabled(push);
   const followed: Followed[] = [];
   const follow = (script: TaskScript) => {
     const actor = s.follow(script);
-    const entry: Followed = { actor, taskId: actor.getSnapshot().context.taskId, script, finals: [], asked: new Map() };
+    const entry: Followed = {
+      actor,
+      taskId: actor.getSnapshot().context.taskId,
+      script,
+      finals: [],
+      asked: new Map(),
+    };
     actor.subscribe((snapshot) => {
       if (typeof snapshot.value === 'string') entry.finals.push(snapshot.value);
       // The user answers each input once, 200 ms after seeing it.
       for (const key of Object.keys(snapshot.context.pendingInputs)) {
         if (entry.asked.has(key)) continue;
         entry.asked.set(key, 1);
-        s.clock.setTimeout(() => actor.send({ type: 'task.answer', responses: { [key]: { action: 'accept', content: {} } } }), 200);
+        s.clock.setTimeout(
+          () =>
+            actor.send({
+              type: 'task.answer',
+              responses: { [key]: { action: 'accept', content: {} } },
+            }),
+          200,
+        );
       }
     });
     followed.push(entry);
@@ -92,7 +109,8 @@ describe.each([
     for (const task of followed) {
       const polls = s.sent('tasks/get', task.taskId).filter((e) => e.reissueOf === undefined);
       expect(polls.length, task.taskId).toBeGreaterThan(0);
-      for (let i = 1; i < polls.length; i++) expect(polls[i]!.at - polls[i - 1]!.at, task.taskId).toBeGreaterThanOrEqual(POLL_MS);
+      for (let i = 1; i < polls.length; i++)
+        expect(polls[i]!.at - polls[i - 1]!.at, task.taskId).toBeGreaterThanOrEqual(POLL_MS);
     }
   });
 
@@ -100,13 +118,26 @@ describe.each([
     const { followed, faultTimes, s } = await run(seed, push);
     expect(faultTimes).toHaveLength(3);
     const created = new Set(followed.map((f) => f.taskId));
-    expect(s.server.requests.filter((r) => r.taskId !== undefined).every((r) => created.has(r.taskId!))).toBe(true);
+    expect(
+      s.server.requests.filter((r) => r.taskId !== undefined).every((r) => created.has(r.taskId!)),
+    ).toBe(true);
     for (const task of followed) {
-      const endedAt = s.wire.findLast((e) => e.direction === 'in' && JSON.stringify(e.message).includes(task.taskId))?.at ?? Infinity;
+      const endedAt =
+        s.wire.findLast(
+          (e) => e.direction === 'in' && JSON.stringify(e.message).includes(task.taskId),
+        )?.at ?? Infinity;
       for (const fault of faultTimes) {
         if (fault >= endedAt) continue;
-        const later = s.server.requests.some((r) => r.method === 'tasks/get' && r.taskId === task.taskId && r.at > fault);
-        const pushed = s.wire.some((e) => e.at > fault && e.direction === 'in' && (e.message as { method?: string }).method === 'notifications/tasks' && JSON.stringify(e.message).includes(task.taskId));
+        const later = s.server.requests.some(
+          (r) => r.method === 'tasks/get' && r.taskId === task.taskId && r.at > fault,
+        );
+        const pushed = s.wire.some(
+          (e) =>
+            e.at > fault &&
+            e.direction === 'in' &&
+            (e.message as { method?: string }).method === 'notifications/tasks' &&
+            JSON.stringify(e.message).includes(task.taskId),
+        );
         expect(later || pushed, `${task.taskId} after the fault at ${fault}`).toBe(true);
       }
     }
@@ -118,7 +149,11 @@ describe.each([
     expect(input.asked.get(key)).toBe(1);
     const updates = s.sent('tasks/update', input.taskId).filter((e) => e.reissueOf === undefined);
     expect(updates).toHaveLength(1);
-    expect(Object.keys((updates[0]!.message as { params: { inputResponses: object } }).params.inputResponses)).toEqual([key]);
+    expect(
+      Object.keys(
+        (updates[0]!.message as { params: { inputResponses: object } }).params.inputResponses,
+      ),
+    ).toEqual([key]);
     expect(s.server.tasks.get(input.taskId)!.applied).toBe(1);
     expect(input.finals).toEqual(['completed']);
   });

@@ -50,26 +50,70 @@ const direction = fc.record({
 });
 const conditions: fc.Arbitrary<LinkConditions> = fc.record({ out: direction, in: direction });
 
-const call: fc.Arbitrary<Command> = fc.oneof(
-  fc.record({ tool: fc.constant('slow_compute'), args: fc.record({ seconds: fc.integer({ min: 0, max: 4 }) }), declare: fc.constant(true) }),
-  // Without the extension it runs inline (T3): only an instant one, so no request waits on the clock.
-  fc.record({ tool: fc.constant('slow_compute'), args: fc.constant({ seconds: 0 }), declare: fc.constant(false) }),
-  fc.record({ tool: fc.constant('confirm_delete'), args: fc.constant({ filename: 'a.txt' }), declare: fc.boolean() }),
-  fc.record({ tool: fc.constant('multi_input'), args: fc.constant({}), declare: fc.constant(true) }),
-  // Works on for seconds after its answer: a repeated answer then finds it still running.
-  fc.record({ tool: fc.constant('deploy_service'), args: fc.constant({ service: 'api' }), declare: fc.constant(true) }),
-  fc.record({ tool: fc.constantFrom('failing_job', 'protocol_error_job', 'flash_sale_quote'), args: fc.constant({}), declare: fc.constant(true) }),
-  fc.record({ tool: fc.constant('stubborn_migration'), args: fc.constant({ rows: 1000 }), declare: fc.constant(true) }),
-  fc.record({ tool: fc.constant('greet'), args: fc.constant({ name: 'Ada' }), declare: fc.boolean() }),
-).map((c) => ({ kind: 'call' as const, ...c }));
+const call: fc.Arbitrary<Command> = fc
+  .oneof(
+    fc.record({
+      tool: fc.constant('slow_compute'),
+      args: fc.record({ seconds: fc.integer({ min: 0, max: 4 }) }),
+      declare: fc.constant(true),
+    }),
+    // Without the extension it runs inline (T3): only an instant one, so no request waits on the clock.
+    fc.record({
+      tool: fc.constant('slow_compute'),
+      args: fc.constant({ seconds: 0 }),
+      declare: fc.constant(false),
+    }),
+    fc.record({
+      tool: fc.constant('confirm_delete'),
+      args: fc.constant({ filename: 'a.txt' }),
+      declare: fc.boolean(),
+    }),
+    fc.record({
+      tool: fc.constant('multi_input'),
+      args: fc.constant({}),
+      declare: fc.constant(true),
+    }),
+    // Works on for seconds after its answer: a repeated answer then finds it still running.
+    fc.record({
+      tool: fc.constant('deploy_service'),
+      args: fc.constant({ service: 'api' }),
+      declare: fc.constant(true),
+    }),
+    fc.record({
+      tool: fc.constantFrom('failing_job', 'protocol_error_job', 'flash_sale_quote'),
+      args: fc.constant({}),
+      declare: fc.constant(true),
+    }),
+    fc.record({
+      tool: fc.constant('stubborn_migration'),
+      args: fc.constant({ rows: 1000 }),
+      declare: fc.constant(true),
+    }),
+    fc.record({
+      tool: fc.constant('greet'),
+      args: fc.constant({ name: 'Ada' }),
+      declare: fc.boolean(),
+    }),
+  )
+  .map((c) => ({ kind: 'call' as const, ...c }));
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: call, weight: 5 },
   { arbitrary: fc.constant({ kind: 'answer' as const }), weight: 3 },
   { arbitrary: fc.nat(10).map((index) => ({ kind: 'cancel' as const, index })), weight: 1 },
   { arbitrary: fc.constant({ kind: 'drop' as const }), weight: 1 },
-  { arbitrary: fc.double({ min: 0.2, max: 3, noNaN: true }).map((seconds) => ({ kind: 'offline' as const, seconds })), weight: 1 },
-  { arbitrary: fc.integer({ min: 0, max: 3000 }).map((downMs) => ({ kind: 'kill' as const, downMs })), weight: 1 },
+  {
+    arbitrary: fc
+      .double({ min: 0.2, max: 3, noNaN: true })
+      .map((seconds) => ({ kind: 'offline' as const, seconds })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc
+      .integer({ min: 0, max: 3000 })
+      .map((downMs) => ({ kind: 'kill' as const, downMs })),
+    weight: 1,
+  },
   { arbitrary: fc.constant({ kind: 'reload' as const }), weight: 1 },
   { arbitrary: conditions.map((c) => ({ kind: 'conditions' as const, conditions: c })), weight: 1 },
 );
@@ -77,8 +121,11 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 const scenario = fc.record({
   seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
   conditions,
-    // The user answers what is on screen before a step, or not: answers then cross a faulty network.
-  steps: fc.array(fc.record({ answerFirst: fc.boolean(), command, gapMs: fc.integer({ min: 0, max: 2500 }) }), { minLength: 3, maxLength: 16 }),
+  // The user answers what is on screen before a step, or not: answers then cross a faulty network.
+  steps: fc.array(
+    fc.record({ answerFirst: fc.boolean(), command, gapMs: fc.integer({ min: 0, max: 2500 }) }),
+    { minLength: 3, maxLength: 16 },
+  ),
 });
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
@@ -90,16 +137,31 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
  */
 const REPEATED_ANSWER: Scenario = {
   seed: 1,
-  conditions: { out: { latencyMs: 200, jitterMs: 150, lossRate: 0, duplicateRate: 0.5, reorderRate: 0 }, in: { latencyMs: 50, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorderRate: 0 } },
+  conditions: {
+    out: { latencyMs: 200, jitterMs: 150, lossRate: 0, duplicateRate: 0.5, reorderRate: 0 },
+    in: { latencyMs: 50, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorderRate: 0 },
+  },
   steps: [
-    { answerFirst: false, command: { kind: 'call', tool: 'deploy_service', args: { service: 'api' }, declare: true }, gapMs: 1500 },
-    { answerFirst: false, command: { kind: 'call', tool: 'deploy_service', args: { service: 'web' }, declare: true }, gapMs: 1500 },
+    {
+      answerFirst: false,
+      command: { kind: 'call', tool: 'deploy_service', args: { service: 'api' }, declare: true },
+      gapMs: 1500,
+    },
+    {
+      answerFirst: false,
+      command: { kind: 'call', tool: 'deploy_service', args: { service: 'web' }, declare: true },
+      gapMs: 1500,
+    },
     { answerFirst: true, command: { kind: 'answer' }, gapMs: 2500 },
   ],
 };
 
 /** Server settings that make expiry and purging happen inside a run (T13). */
-const SERVER = { defaultTtlMs: 30_000, purgeAfterMs: 10_000, runner: { leaseMs: 3000, heartbeatMs: 1000 } };
+const SERVER = {
+  defaultTtlMs: 30_000,
+  purgeAfterMs: 10_000,
+  runner: { leaseMs: 3000, heartbeatMs: 1000 },
+};
 
 let stack: RealStack | undefined;
 afterEach(async () => {
@@ -108,7 +170,10 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-async function run(kind: StoreKind, { seed, conditions: start, steps }: Scenario): Promise<RealStack> {
+async function run(
+  kind: StoreKind,
+  { seed, conditions: start, steps }: Scenario,
+): Promise<RealStack> {
   vi.useFakeTimers(FAKE_TIMERS);
   vi.setSystemTime(Date.parse('2026-07-28T10:00:00Z'));
   const s = new RealStack(kind, seed, SERVER);
@@ -167,7 +232,8 @@ const CLEAN = { latencyMs: 0, jitterMs: 0, lossRate: 0, duplicateRate: 0, reorde
 /** T12: every task a page followed is still in the page's store. */
 function checkStoredTasks(s: RealStack, stored: { taskId: string }[]): void {
   const kept = new Set(stored.map((t) => t.taskId));
-  for (const taskId of s.ledger.followed) if (!kept.has(taskId)) s.ledger.violation(`T12: the page lost task ${taskId} from its store`);
+  for (const taskId of s.ledger.followed)
+    if (!kept.has(taskId)) s.ledger.violation(`T12: the page lost task ${taskId} from its store`);
 }
 
 async function checkInvariants(s: RealStack): Promise<void> {
@@ -177,31 +243,52 @@ async function checkInvariants(s: RealStack): Promise<void> {
 
   // T12: after the last reload every unfinished stored task is followed again.
   const following = new Set(s.page.actors.map((a) => a.getSnapshot().context.taskId));
-  for (const task of stored) if (!task.outcome && !following.has(task.taskId)) ledger.violation(`T12: stored task ${task.taskId} was not resumed`);
+  for (const task of stored)
+    if (!task.outcome && !following.has(task.taskId))
+      ledger.violation(`T12: stored task ${task.taskId} was not resumed`);
 
   // T8: every handle was gettable the moment it left.
-  for (const handle of ledger.handles) if (!(await handle.gettable)) ledger.violation(`T8: ${handle.taskId} was not gettable when its CreateTaskResult left`);
+  for (const handle of ledger.handles)
+    if (!(await handle.gettable))
+      ledger.violation(`T8: ${handle.taskId} was not gettable when its CreateTaskResult left`);
 
   // C8: the server answered each request it got exactly once (links cut by a kill excepted).
   for (const link of ledger.serverLinks) {
     if (link.killed) continue;
-    const count = (ids: (string | number)[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<string | number, number>());
+    const count = (ids: (string | number)[]) =>
+      ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<string | number, number>());
     const delivered = count(link.delivered);
     const answered = count(link.answered);
-    for (const [id, n] of delivered) if (answered.get(id) !== n) ledger.violation(`C8: request ${id} reached the server ${n} time(s) and got ${answered.get(id) ?? 0} response(s)`);
-    for (const [id] of answered) if (!delivered.has(id)) ledger.violation(`C8: the server answered ${id}, which it never got`);
+    for (const [id, n] of delivered)
+      if (answered.get(id) !== n)
+        ledger.violation(
+          `C8: request ${id} reached the server ${n} time(s) and got ${answered.get(id) ?? 0} response(s)`,
+        );
+    for (const [id] of answered)
+      if (!delivered.has(id)) ledger.violation(`C8: the server answered ${id}, which it never got`);
   }
 
   for (const page of s.pages) {
-    const requests = page.wire.filter((e) => e.direction === 'out' && typeof (e.message as { method?: unknown }).method === 'string' && (e.message as { id?: unknown }).id !== undefined);
-    const answeredIds = new Set(page.wire.filter((e) => e.direction === 'in' && !e.net?.lost).map((e) => (e.message as { id?: unknown }).id));
+    const requests = page.wire.filter(
+      (e) =>
+        e.direction === 'out' &&
+        typeof (e.message as { method?: unknown }).method === 'string' &&
+        (e.message as { id?: unknown }).id !== undefined,
+    );
+    const answeredIds = new Set(
+      page.wire
+        .filter((e) => e.direction === 'in' && !e.net?.lost)
+        .map((e) => (e.message as { id?: unknown }).id),
+    );
     const reissued = new Set(page.wire.map((e) => e.reissueOf).filter((id) => id !== undefined));
     // C8: each request is answered or re-issued under a new id, unless its page closed first.
     for (const entry of requests) {
       const id = (entry.message as { id: number }).id;
       if (answeredIds.has(id) || reissued.has(id)) continue;
       if (page.closedAt !== undefined) continue;
-      ledger.violation(`C8: ${(entry.message as { method: string }).method} ${id} (sent at ${entry.at}) was neither answered nor re-issued`);
+      ledger.violation(
+        `C8: ${(entry.message as { method: string }).method} ${id} (sent at ${entry.at}) was neither answered nor re-issued`,
+      );
     }
   }
 
@@ -209,15 +296,32 @@ async function checkInvariants(s: RealStack): Promise<void> {
   const polls = new Map<string, { at: number; answered: boolean }[]>();
   const intervals = new Map<string, number>();
   for (const page of s.pages) {
-    const answeredIds = new Set(page.wire.filter((e) => e.direction === 'in' && !e.net?.lost).map((e) => (e.message as { id?: unknown }).id));
+    const answeredIds = new Set(
+      page.wire
+        .filter((e) => e.direction === 'in' && !e.net?.lost)
+        .map((e) => (e.message as { id?: unknown }).id),
+    );
     const chains = new Map<number | string, number | string>(); // re-issued id -> first id of its chain
     for (const entry of page.wire) {
-      const m = entry.message as { id?: number; method?: string; params?: { taskId?: string }; result?: { taskId?: string; pollIntervalMs?: number } };
-      if (entry.direction === 'in' && typeof m.result?.taskId === 'string' && typeof m.result.pollIntervalMs === 'number') {
-        intervals.set(m.result.taskId, Math.min(intervals.get(m.result.taskId) ?? Infinity, m.result.pollIntervalMs));
+      const m = entry.message as {
+        id?: number;
+        method?: string;
+        params?: { taskId?: string };
+        result?: { taskId?: string; pollIntervalMs?: number };
+      };
+      if (
+        entry.direction === 'in' &&
+        typeof m.result?.taskId === 'string' &&
+        typeof m.result.pollIntervalMs === 'number'
+      ) {
+        intervals.set(
+          m.result.taskId,
+          Math.min(intervals.get(m.result.taskId) ?? Infinity, m.result.pollIntervalMs),
+        );
       }
       if (entry.direction !== 'out' || m.method !== 'tasks/get' || m.id === undefined) continue;
-      const first = entry.reissueOf !== undefined ? (chains.get(entry.reissueOf) ?? entry.reissueOf) : m.id;
+      const first =
+        entry.reissueOf !== undefined ? (chains.get(entry.reissueOf) ?? entry.reissueOf) : m.id;
       chains.set(m.id, first);
       const list = polls.get(m.params!.taskId!) ?? [];
       polls.set(m.params!.taskId!, list);
@@ -231,12 +335,17 @@ async function checkInvariants(s: RealStack): Promise<void> {
     for (let i = 1; i < list.length; i++) {
       const gap = list[i]!.at - list[i - 1]!.at;
       // A poll interrupted by a reload is carried on by the next page's first poll.
-      if (gap < interval && list[i - 1]!.answered) ledger.violation(`T12: task ${taskId} polled ${gap} ms after its previous poll (pollIntervalMs ${interval})`);
+      if (gap < interval && list[i - 1]!.answered)
+        ledger.violation(
+          `T12: task ${taskId} polled ${gap} ms after its previous poll (pollIntervalMs ${interval})`,
+        );
     }
   }
 
   // Every tools/call the test made was answered, or abandoned by a reload.
-  for (const c of s.calls) if (!c.settled && c.page.closedAt === undefined) ledger.violation('C8: a tools/call never settled');
+  for (const c of s.calls)
+    if (!c.settled && c.page.closedAt === undefined)
+      ledger.violation('C8: a tools/call never settled');
 }
 
 /** What the runs exercised, so a property that checked nothing cannot pass. */
@@ -252,7 +361,16 @@ interface Exercised {
 }
 
 async function property(kind: StoreKind, runs: number): Promise<void> {
-  const exercised: Exercised = { followed: 0, terminal: 0, answered: 0, polls: 0, kills: 0, reloads: 0, reissued: 0, repeatedAnswers: 0 };
+  const exercised: Exercised = {
+    followed: 0,
+    terminal: 0,
+    answered: 0,
+    polls: 0,
+    kills: 0,
+    reloads: 0,
+    reissued: 0,
+    repeatedAnswers: 0,
+  };
   await fc.assert(
     fc.asyncProperty(scenario, async (sc) => {
       let s: RealStack | undefined;
@@ -261,15 +379,38 @@ async function property(kind: StoreKind, runs: number): Promise<void> {
         await checkInvariants(s);
         const wire = s.pages.flatMap((p) => p.wire);
         exercised.followed += s.ledger.followed.size;
-        exercised.terminal += (await s.pageStore.tasks()).filter((t) => ['completed', 'failed', 'cancelled'].includes(t.task.status)).length;
+        exercised.terminal += (await s.pageStore.tasks()).filter((t) =>
+          ['completed', 'failed', 'cancelled'].includes(t.task.status),
+        ).length;
         exercised.answered += s.ledger.answered.size;
-        exercised.polls += wire.filter((e) => e.direction === 'out' && (e.message as { method?: string }).method === 'tasks/get').length;
+        exercised.polls += wire.filter(
+          (e) => e.direction === 'out' && (e.message as { method?: string }).method === 'tasks/get',
+        ).length;
         exercised.kills += sc.steps.filter((step) => step.command.kind === 'kill').length;
         exercised.reloads += s.pages.length - 1;
         exercised.reissued += wire.filter((e) => e.reissueOf !== undefined).length;
         exercised.repeatedAnswers += s.ledger.repeatedAnswers;
-        if (process.env['FP']) console.log('FP', JSON.stringify(sc.steps.map((x) => x.command.kind)), wire.map((e) => e.direction + ':' + ((e.message as {method?: string}).method ?? 'resp') + '@' + (e.at - 1785232800000) + (e.net?.lost ? 'LOST' : '')).join(' '), s.page.actors.map((a) => JSON.stringify(a.getSnapshot().value)));
-        if (s.ledger.violations.length > 0) throw new Error(`${s.ledger.violations.length} invariant(s) broken:\n${s.ledger.violations.join('\n')}`);
+        if (process.env['FP'])
+          console.log(
+            'FP',
+            JSON.stringify(sc.steps.map((x) => x.command.kind)),
+            wire
+              .map(
+                (e) =>
+                  e.direction +
+                  ':' +
+                  ((e.message as { method?: string }).method ?? 'resp') +
+                  '@' +
+                  (e.at - 1785232800000) +
+                  (e.net?.lost ? 'LOST' : ''),
+              )
+              .join(' '),
+            s.page.actors.map((a) => JSON.stringify(a.getSnapshot().value)),
+          );
+        if (s.ledger.violations.length > 0)
+          throw new Error(
+            `${s.ledger.violations.length} invariant(s) broken:\n${s.ledger.violations.join('\n')}`,
+          );
       } finally {
         await (s ?? stack)?.close();
         stack = undefined;
@@ -277,9 +418,14 @@ async function property(kind: StoreKind, runs: number): Promise<void> {
       }
     }),
     // On a starved machine, fewer runs rather than a vitest timeout; a failure found by then is still reported.
-    { ...fcParameters<[Scenario]>(runs), examples: [[REPEATED_ANSWER]], interruptAfterTimeLimit: 90_000 },
+    {
+      ...fcParameters<[Scenario]>(runs),
+      examples: [[REPEATED_ANSWER]],
+      interruptAfterTimeLimit: 90_000,
+    },
   );
-  for (const [what, count] of Object.entries(exercised)) expect(count, `runs that exercised ${what}`).toBeGreaterThan(0);
+  for (const [what, count] of Object.entries(exercised))
+    expect(count, `runs that exercised ${what}`).toBeGreaterThan(0);
 }
 
 describe('the real client and server under random faults', () => {

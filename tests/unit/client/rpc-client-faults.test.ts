@@ -24,9 +24,13 @@ describe('RpcClient under faults', () => {
     expect(gets).toHaveLength(2);
     expect(gets[1]).toMatchObject({ reissueOf: idOf(lost), reissueReason: 'link' });
     expect(idOf(gets[1]!)).not.toBe(idOf(lost));
-    expect(s.updates.find((u) => u.packet === lost.net?.packet)).toMatchObject({ lost: 'link-dropped' });
+    expect(s.updates.find((u) => u.packet === lost.net?.packet)).toMatchObject({
+      lost: 'link-dropped',
+    });
     expect(actor.getSnapshot().context.polls).toBe(1); // one logical poll, sent twice
-    expect(s.server.requests.filter((r) => r.method === 'tasks/get').map((r) => r.taskId)).toEqual([taskId]);
+    expect(s.server.requests.filter((r) => r.method === 'tasks/get').map((r) => r.taskId)).toEqual([
+      taskId,
+    ]);
   });
 
   it('C8: with no answer before the timeout, the request is re-issued under a new id; the late answer is ignored', async () => {
@@ -48,7 +52,9 @@ describe('RpcClient under faults', () => {
     const s = await faultyStack();
     s.network.killServer();
     await s.advance(2000);
-    const waits = s.states.filter((st) => st.state === 'reconnecting' && st.info?.retryAt !== undefined);
+    const waits = s.states.filter(
+      (st) => st.state === 'reconnecting' && st.info?.retryAt !== undefined,
+    );
     expect(waits.map((w) => w.info!.attempt)).toEqual([1, 2, 3, 4]);
     expect(waits.map((w) => w.info!.retryAt! - w.at)).toEqual([250, 500, 1000, 2000]);
     expect(waits[0]!.info!.reason).toBe('server worker killed');
@@ -72,12 +78,16 @@ describe('RpcClient under faults', () => {
   });
 
   it('marks every entry: sent ones learn when they arrived, received ones say how long they took', async () => {
-    const s = await faultyStack({ conditions: { out: { ...CLEAN, latencyMs: 120 }, in: { ...CLEAN, latencyMs: 30 } } });
+    const s = await faultyStack({
+      conditions: { out: { ...CLEAN, latencyMs: 120 }, in: { ...CLEAN, latencyMs: 30 } },
+    });
     s.follow({ workMs: 60_000 });
     await s.advance(1000);
     const out = s.sent('tasks/get')[0]!;
     expect(out.net).toMatchObject({ direction: 'out', delayMs: 120, link: 1 });
-    expect(s.updates.find((u) => u.packet === out.net!.packet)).toMatchObject({ deliveredAt: out.at + 120 });
+    expect(s.updates.find((u) => u.packet === out.net!.packet)).toMatchObject({
+      deliveredAt: out.at + 120,
+    });
     const answer = s.wire.find((e) => e.direction === 'in' && idOf(e) === idOf(out))!;
     expect(answer.net).toMatchObject({ direction: 'in', delayMs: 30, deliveredAt: answer.at });
   });

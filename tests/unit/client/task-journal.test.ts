@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { finishedActor, followFactsOf, resumeInputOf, TaskJournal } from '../../../src/client/task-journal.ts';
+import {
+  finishedActor,
+  followFactsOf,
+  resumeInputOf,
+  TaskJournal,
+} from '../../../src/client/task-journal.ts';
 import type { TaskActor } from '../../../src/client/task-follower.ts';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask } from '../../../src/protocol/task.ts';
@@ -15,9 +20,31 @@ import { storedTask } from '../helpers/stored-task.ts';
 
 /** Real time: these actors run on the wall clock, and the TTL counts from here. */
 const CREATED = new Date().toISOString();
-const handle: CreateTaskResult = { resultType: 'task', taskId: 't1', status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttlMs: 60_000, pollIntervalMs: 20 };
-const ask = { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Delete?', requestedSchema: { type: 'object', properties: {} } } } };
-const facts = { toolName: 'confirm_delete', arguments: { filename: 'a.txt' }, identity: 'learner', followedAt: 1 };
+const handle: CreateTaskResult = {
+  resultType: 'task',
+  taskId: 't1',
+  status: 'working',
+  createdAt: CREATED,
+  lastUpdatedAt: CREATED,
+  ttlMs: 60_000,
+  pollIntervalMs: 20,
+};
+const ask = {
+  confirm: {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message: 'Delete?',
+      requestedSchema: { type: 'object', properties: {} },
+    },
+  },
+};
+const facts = {
+  toolName: 'confirm_delete',
+  arguments: { filename: 'a.txt' },
+  identity: 'learner',
+  followedAt: 1,
+};
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -27,10 +54,12 @@ function fakeMachine(report: () => DetailedTask, calls: { update: unknown[]; can
     actors: {
       pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => report()),
       // Never acknowledged: the answer stays in flight, as when the page reloads mid-request.
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
-        calls.update.push(input.inputResponses);
-        await new Promise(() => {});
-      }),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
+        async ({ input }) => {
+          calls.update.push(input.inputResponses);
+          await new Promise(() => {});
+        },
+      ),
       sendCancel: fromPromise<void, { taskId: string }>(async () => {
         calls.cancel++;
       }),
@@ -38,7 +67,13 @@ function fakeMachine(report: () => DetailedTask, calls: { update: unknown[]; can
   });
 }
 
-const asking = (): DetailedTask => ({ ...handle, resultType: undefined, status: 'input_required', inputRequests: ask, lastUpdatedAt: new Date(Date.parse(CREATED) + 1000).toISOString() });
+const asking = (): DetailedTask => ({
+  ...handle,
+  resultType: undefined,
+  status: 'input_required',
+  inputRequests: ask,
+  lastUpdatedAt: new Date(Date.parse(CREATED) + 1000).toISOString(),
+});
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
@@ -49,17 +84,32 @@ describe('TaskJournal', () => {
     const store = new MemoryPageStore();
     const journal = new TaskJournal(store);
     const calls = { update: [] as unknown[], cancel: 0 };
-    const actor: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: handle, toolName: 'confirm_delete' } }).start();
+    const actor: TaskActor = createActor(fakeMachine(asking, calls), {
+      input: { task: handle, toolName: 'confirm_delete' },
+    }).start();
     journal.track(actor, facts);
     await tick();
-    expect(await store.tasks()).toMatchObject([{ taskId: 't1', toolName: 'confirm_delete', arguments: { filename: 'a.txt' }, identity: 'learner', task: { status: 'working' } }]);
+    expect(await store.tasks()).toMatchObject([
+      {
+        taskId: 't1',
+        toolName: 'confirm_delete',
+        arguments: { filename: 'a.txt' },
+        identity: 'learner',
+        task: { status: 'working' },
+      },
+    ]);
 
     await until(() => actor.getSnapshot().context.pendingInputs['confirm'] !== undefined);
     actor.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
     actor.send({ type: 'task.cancel' });
     await tick();
     expect(await store.tasks()).toMatchObject([
-      { task: { status: 'input_required' }, answeredKeys: ['confirm'], unsentResponses: { confirm: { action: 'accept' } }, cancelRequested: true },
+      {
+        task: { status: 'input_required' },
+        answeredKeys: ['confirm'],
+        unsentResponses: { confirm: { action: 'accept' } },
+        cancelRequested: true,
+      },
     ]);
     actor.stop();
   });
@@ -67,7 +117,9 @@ describe('TaskJournal', () => {
   it('T14, T15, T17: after a "reload" the fresh actor never asks an answered key again, and re-sends what was unacknowledged', async () => {
     const store = new MemoryPageStore();
     const before = { update: [] as unknown[], cancel: 0 };
-    const first: TaskActor = createActor(fakeMachine(asking, before), { input: { task: handle, toolName: 'confirm_delete' } }).start();
+    const first: TaskActor = createActor(fakeMachine(asking, before), {
+      input: { task: handle, toolName: 'confirm_delete' },
+    }).start();
     new TaskJournal(store).track(first, facts);
     await until(() => first.getSnapshot().context.pendingInputs['confirm'] !== undefined);
     first.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
@@ -77,7 +129,9 @@ describe('TaskJournal', () => {
 
     const [stored] = await new TaskJournal(store).load();
     const after = { update: [] as unknown[], cancel: 0 };
-    const second: TaskActor = createActor(fakeMachine(asking, after), { input: resumeInputOf(stored!) }).start();
+    const second: TaskActor = createActor(fakeMachine(asking, after), {
+      input: resumeInputOf(stored!),
+    }).start();
     await until(() => second.getSnapshot().context.polls > stored!.polls);
     await tick();
     expect(second.getSnapshot().context.pendingInputs).toEqual({});
@@ -88,11 +142,20 @@ describe('TaskJournal', () => {
   });
 
   it('a task the page stopped following comes back finished, its outcome and error kept, with nothing running', () => {
-    const actor = finishedActor(storedTask('t9', { outcome: 'gone', lastError: { code: -32602, message: 'Task not found: t9' } }));
+    const actor = finishedActor(
+      storedTask('t9', {
+        outcome: 'gone',
+        lastError: { code: -32602, message: 'Task not found: t9' },
+      }),
+    );
     const snapshot = actor!.getSnapshot();
     expect(snapshot.status).toBe('done');
     expect(snapshot.value).toBe('gone');
-    expect(snapshot.context).toMatchObject({ taskId: 't9', outcome: 'gone', lastError: { code: -32602 } });
+    expect(snapshot.context).toMatchObject({
+      taskId: 't9',
+      outcome: 'gone',
+      lastError: { code: -32602 },
+    });
     expect(finishedActor(storedTask('t10'))).toBeUndefined();
   });
 
@@ -100,8 +163,12 @@ describe('TaskJournal', () => {
     const store = new MemoryPageStore();
     const journal = new TaskJournal(store);
     const calls = { update: [] as unknown[], cancel: 0 };
-    const kept: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: { ...handle, taskId: 'kept' }, toolName: 'x' } }).start();
-    const dropped: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: { ...handle, taskId: 'dropped' }, toolName: 'x' } }).start();
+    const kept: TaskActor = createActor(fakeMachine(asking, calls), {
+      input: { task: { ...handle, taskId: 'kept' }, toolName: 'x' },
+    }).start();
+    const dropped: TaskActor = createActor(fakeMachine(asking, calls), {
+      input: { task: { ...handle, taskId: 'dropped' }, toolName: 'x' },
+    }).start();
     journal.track(kept, facts);
     journal.track(dropped, facts);
     await tick();
@@ -115,7 +182,13 @@ describe('TaskJournal', () => {
     const inner = new MemoryPageStore();
     let full = true;
     const store: PageStore = {
-      ...Object.fromEntries(['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [m, (...a: unknown[]) => (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a)])),
+      ...Object.fromEntries(
+        ['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [
+          m,
+          (...a: unknown[]) =>
+            (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a),
+        ]),
+      ),
       putTasks: async (tasks) => {
         if (full) throw new DOMException('quota', 'QuotaExceededError');
         return inner.putTasks(tasks);
@@ -124,10 +197,14 @@ describe('TaskJournal', () => {
     const problems: (StorageProblem | undefined)[] = [];
     const journal = new TaskJournal(store, { onProblem: (p) => problems.push(p) });
     const calls = { update: [] as unknown[], cancel: 0 };
-    const actor: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: handle, toolName: 'x' } }).start();
+    const actor: TaskActor = createActor(fakeMachine(asking, calls), {
+      input: { task: handle, toolName: 'x' },
+    }).start();
     journal.track(actor, facts);
     await journal.flush();
-    expect(problems).toEqual([{ kind: 'full', message: expect.stringContaining('Browser storage is full') }]);
+    expect(problems).toEqual([
+      { kind: 'full', message: expect.stringContaining('Browser storage is full') },
+    ]);
     expect(journal.problem?.kind).toBe('full');
 
     full = false;
@@ -144,7 +221,13 @@ describe('TaskJournal', () => {
     let release: () => void = () => {};
     let slow = true;
     const store: PageStore = {
-      ...Object.fromEntries(['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [m, (...a: unknown[]) => (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a)])),
+      ...Object.fromEntries(
+        ['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [
+          m,
+          (...a: unknown[]) =>
+            (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a),
+        ]),
+      ),
       putTasks: async (tasks) => {
         writes.push(tasks.length);
         if (slow) await new Promise<void>((resolve) => (release = resolve)); // A slow disk: each write waits to be released.
@@ -155,7 +238,9 @@ describe('TaskJournal', () => {
     const calls = { update: [] as unknown[], cancel: 0 };
     const actors: TaskActor[] = [];
     const follow = (i: number) => {
-      const actor: TaskActor = createActor(fakeMachine(asking, calls), { input: { task: { ...handle, taskId: `t${i}` }, toolName: 'x' } }).start();
+      const actor: TaskActor = createActor(fakeMachine(asking, calls), {
+        input: { task: { ...handle, taskId: `t${i}` }, toolName: 'x' },
+      }).start();
       journal.track(actor, { ...facts, followedAt: i });
       actors.push(actor);
     };
@@ -180,21 +265,32 @@ describe('TaskJournal', () => {
   it('keeps wire messages in order, in batches', async () => {
     const store = new MemoryPageStore();
     const journal = new TaskJournal(store, { wireBatchMs: 5 });
-    for (let seq = 1; seq <= 5; seq++) journal.recordWire({ seq, at: seq, direction: seq % 2 ? 'out' : 'in', message: { id: seq } });
+    for (let seq = 1; seq <= 5; seq++)
+      journal.recordWire({ seq, at: seq, direction: seq % 2 ? 'out' : 'in', message: { id: seq } });
     await journal.flush();
     journal.recordWire({ seq: 6, at: 6, direction: 'out', message: { id: 6 }, reissueOf: 3 });
     await journal.flush();
     expect((await store.wire()).map((e) => e.at)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect((await store.wire()).at(-1)).toEqual({ at: 6, direction: 'out', message: { id: 6 }, reissueOf: 3 });
+    expect((await store.wire()).at(-1)).toEqual({
+      at: 6,
+      direction: 'out',
+      message: { id: 6 },
+      reissueOf: 3,
+    });
   });
 
   it('a load that storage never answers (a blocked open) gives up, says so, and the page starts without it', async () => {
     const never = new Promise<never>(() => {});
     const store = { tasks: () => never, wire: () => never } as unknown as PageStore;
     const problems: (StorageProblem | undefined)[] = [];
-    const journal = new TaskJournal(store, { readTimeoutMs: 20, onProblem: (p) => problems.push(p) });
+    const journal = new TaskJournal(store, {
+      readTimeoutMs: 20,
+      onProblem: (p) => problems.push(p),
+    });
     expect(await journal.load()).toEqual([]);
     expect(await journal.loadWire()).toEqual([]);
-    expect(problems).toEqual([{ kind: 'unavailable', message: expect.stringContaining('no answer within 20 ms') }]);
+    expect(problems).toEqual([
+      { kind: 'unavailable', message: expect.stringContaining('no answer within 20 ms') },
+    ]);
   });
 });

@@ -6,9 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { faultyStack } from '../helpers/faulty-stack.ts';
 
-const params = (entry: { message: unknown }) => (entry.message as { params: Record<string, unknown> }).params;
+const params = (entry: { message: unknown }) =>
+  (entry.message as { params: Record<string, unknown> }).params;
 const idOf = (entry: { message: unknown }) => (entry.message as { id?: number }).id;
-const pushes = (s: Awaited<ReturnType<typeof faultyStack>>) => s.wire.filter((e) => e.direction === 'in' && (e.message as { method?: string }).method === 'notifications/tasks');
+const pushes = (s: Awaited<ReturnType<typeof faultyStack>>) =>
+  s.wire.filter(
+    (e) =>
+      e.direction === 'in' && (e.message as { method?: string }).method === 'notifications/tasks',
+  );
 
 describe('TaskSubscription', () => {
   it('T18, C9: listens for the followed taskIds; pushes reach the machine and the stream state counts them', async () => {
@@ -21,7 +26,11 @@ describe('TaskSubscription', () => {
     expect(listens).toHaveLength(1);
     expect(params(listens[0]!)['notifications']).toEqual({ taskIds: [taskId] });
     await s.advance(50);
-    expect(s.subscription.status).toMatchObject({ state: 'open', id: idOf(listens[0]!), agreed: [taskId] });
+    expect(s.subscription.status).toMatchObject({
+      state: 'open',
+      id: idOf(listens[0]!),
+      agreed: [taskId],
+    });
     await s.advance(1500);
     expect(actor.getSnapshot().value).toBe('completed');
     expect(pushes(s).length).toBeGreaterThan(0);
@@ -38,8 +47,13 @@ describe('TaskSubscription', () => {
     await s.advance(50);
     const b = s.follow({ workMs: 60_000 }).getSnapshot().context.taskId;
     const listens = s.sent('subscriptions/listen');
-    expect(listens.map((l) => params(l)['notifications'])).toEqual([{ taskIds: [a] }, { taskIds: [a, b] }]);
-    expect(s.sent('notifications/cancelled').map((c) => params(c)['requestId'])).toEqual([idOf(listens[0]!)]);
+    expect(listens.map((l) => params(l)['notifications'])).toEqual([
+      { taskIds: [a] },
+      { taskIds: [a, b] },
+    ]);
+    expect(s.sent('notifications/cancelled').map((c) => params(c)['requestId'])).toEqual([
+      idOf(listens[0]!),
+    ]);
   });
 
   it('C8: a stream dies with its link and is re-opened, under a new id, after the reconnect', async () => {
@@ -73,7 +87,13 @@ describe('TaskSubscription', () => {
 
   it('a listen lost on the way is opened again when no acknowledgement comes', async () => {
     const s = await faultyStack();
-    s.network.arm({ label: 'a listen reaches the server', when: { direction: 'out', kind: 'request', method: 'subscriptions/listen' } }, { kind: 'lose' });
+    s.network.arm(
+      {
+        label: 'a listen reaches the server',
+        when: { direction: 'out', kind: 'request', method: 'subscriptions/listen' },
+      },
+      { kind: 'lose' },
+    );
     s.subscription.setEnabled(true);
     s.follow({ workMs: 60_000 });
     await s.advance(4000);

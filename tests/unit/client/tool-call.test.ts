@@ -12,27 +12,49 @@ afterEach(async () => h.close());
 
 describe('callTool', () => {
   it('T7: a declared call to a task tool is classified as a task handle', async () => {
-    const outcome = await callTool(h.client, { name: 'slow_compute', arguments: { seconds: 0 }, tasks: true });
+    const outcome = await callTool(h.client, {
+      name: 'slow_compute',
+      arguments: { seconds: 0 },
+      tasks: true,
+    });
     expect(outcome.kind).toBe('task');
     if (outcome.kind === 'task') expect(outcome.task.taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
   it('T3, M4: the same call undeclared is an ordinary result', async () => {
-    const outcome = await callTool(h.client, { name: 'slow_compute', arguments: { seconds: 0 }, tasks: false });
-    expect(outcome).toEqual({ kind: 'result', result: expect.objectContaining({ content: [{ type: 'text', text: 'Computed in 0 s' }] }) });
+    const outcome = await callTool(h.client, {
+      name: 'slow_compute',
+      arguments: { seconds: 0 },
+      tasks: false,
+    });
+    expect(outcome).toEqual({
+      kind: 'result',
+      result: expect.objectContaining({ content: [{ type: 'text', text: 'Computed in 0 s' }] }),
+    });
   });
 
   it('T16: input before the task is classified as input_required, and the retry with answers becomes a task', async () => {
-    const first = await callTool(h.client, { name: 'test_tool_with_task', arguments: {}, tasks: true });
+    const first = await callTool(h.client, {
+      name: 'test_tool_with_task',
+      arguments: {},
+      tasks: true,
+    });
     expect(first.kind).toBe('input_required');
     if (first.kind !== 'input_required') return;
     expect(Object.keys(first.inputRequests)).toEqual(['user_name']);
-    const second = await callTool(h.client, { name: 'test_tool_with_task', arguments: {}, tasks: true, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } });
+    const second = await callTool(h.client, {
+      name: 'test_tool_with_task',
+      arguments: {},
+      tasks: true,
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+    });
     expect(second.kind).toBe('task');
   });
 
   it('T3: a JSON-RPC error is passed on with its code', async () => {
-    await expect(callTool(h.client, { name: 'failing_job', arguments: {}, tasks: false })).rejects.toMatchObject({ kind: 'rpc', code: -32021 });
+    await expect(
+      callTool(h.client, { name: 'failing_job', arguments: {}, tasks: false }),
+    ).rejects.toMatchObject({ kind: 'rpc', code: -32021 });
   });
 });
 

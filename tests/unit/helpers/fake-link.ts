@@ -34,5 +34,14 @@ export class FakeServerEnd implements Transport {
   }
 }
 
-export const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method, params });
-export const result = (id: number, value: Record<string, unknown>) => ({ jsonrpc: '2.0', id, result: value });
+export const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
+export const result = (id: number, value: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  result: value,
+});

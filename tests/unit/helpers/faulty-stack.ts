@@ -4,7 +4,12 @@
  * simulated clock, so a run full of faults is quick and repeatable.
  */
 import { SimulatedClock } from 'xstate';
-import { RpcClient, type ConnectionInfo, type ConnectionState, type WireEntry } from '../../../src/client/rpc-client.ts';
+import {
+  RpcClient,
+  type ConnectionInfo,
+  type ConnectionState,
+  type WireEntry,
+} from '../../../src/client/rpc-client.ts';
 import { TaskFollower, type TaskActor } from '../../../src/client/task-follower.ts';
 import { TaskSubscription, type PushStatus } from '../../../src/client/task-subscription.ts';
 import { FaultyNetwork } from '../../../src/net/faulty-network.ts';
@@ -24,7 +29,12 @@ export interface StackOptions {
 export async function faultyStack(options: StackOptions = {}) {
   const clock = new SimulatedClock();
   const server = new ScriptedServer(clock);
-  const network = new FaultyNetwork({ scheduler: clock, seed: options.seed ?? 1, server, ...(options.conditions ? { conditions: options.conditions } : {}) });
+  const network = new FaultyNetwork({
+    scheduler: clock,
+    seed: options.seed ?? 1,
+    server,
+    ...(options.conditions ? { conditions: options.conditions } : {}),
+  });
   const wire: WireEntry[] = [];
   const updates: PacketUpdate[] = [];
   const states: { at: number; state: ConnectionState; info: ConnectionInfo | undefined }[] = [];
@@ -47,11 +57,16 @@ export async function faultyStack(options: StackOptions = {}) {
       subscription?.connectionChanged(state);
     },
   });
-  subscription = new TaskSubscription(client, { scheduler: clock, onstatus: (status) => pushStatuses.push(status) });
+  subscription = new TaskSubscription(client, {
+    scheduler: clock,
+    onstatus: (status) => pushStatuses.push(status),
+  });
   follower = new TaskFollower(client, {
     clock,
     now: () => BASE + clock.now(),
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.requestTimeoutMs !== undefined
+      ? { requestTimeoutMs: options.requestTimeoutMs }
+      : {}),
     onchange: (taskIds) => subscription?.setTaskIds(taskIds),
   });
   await client.start();
@@ -64,12 +79,32 @@ export async function faultyStack(options: StackOptions = {}) {
     }
   };
   /** Starts a task on the server and follows it, as a CreateTaskResult would. */
-  const follow = (script: TaskScript, tool = 'scripted'): TaskActor => follower!.follow(server.create(script), tool);
+  const follow = (script: TaskScript, tool = 'scripted'): TaskActor =>
+    follower!.follow(server.create(script), tool);
   /** Wire entries the page sent for `method`, optionally about one task. */
   const sent = (method: string, taskId?: string) =>
     wire.filter((e) => {
       const m = e.message as { method?: string; params?: { taskId?: string } };
-      return e.direction === 'out' && m.method === method && (taskId === undefined || m.params?.taskId === taskId);
+      return (
+        e.direction === 'out' &&
+        m.method === method &&
+        (taskId === undefined || m.params?.taskId === taskId)
+      );
     });
-  return { clock, server, network, client, follower, subscription, wire, updates, states, pushStatuses, advance, follow, sent, flush };
+  return {
+    clock,
+    server,
+    network,
+    client,
+    follower,
+    subscription,
+    wire,
+    updates,
+    states,
+    pushStatuses,
+    advance,
+    follow,
+    sent,
+    flush,
+  };
 }

@@ -16,7 +16,8 @@ function envInteger(name: string): number | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value)) throw new Error(`${name} must be an integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value))
+    throw new Error(`${name} must be an integer, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -31,8 +32,14 @@ export function fcParameters<T>(defaultRuns: number): fc.Parameters<T> {
     reporter: (details) => {
       if (!details.failed) return;
       const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''}`;
-      const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-      throw new Error(`${fc.defaultReportMessage(details)}\nGot: ${cause}\nReplay it with: ${replay} npx vitest run <this file>`, { cause: details.errorInstance });
+      const cause =
+        details.errorInstance instanceof Error
+          ? details.errorInstance.message
+          : String(details.errorInstance);
+      throw new Error(
+        `${fc.defaultReportMessage(details)}\nGot: ${cause}\nReplay it with: ${replay} npx vitest run <this file>`,
+        { cause: details.errorInstance },
+      );
     },
   };
 }

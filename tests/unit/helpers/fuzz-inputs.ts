@@ -27,9 +27,19 @@ export function templates(taskId: string): Template[] {
     { method: 'server/discover', params: { _meta: meta } },
     { method: 'tools/list', params: { _meta: meta } },
     { method: 'tools/call', params: { name: 'greet', arguments: { name: 'fuzz' }, _meta: meta } },
-    { method: 'tools/call', params: { name: 'confirm_delete', arguments: { filename: 'fuzz.txt' }, _meta: meta } },
+    {
+      method: 'tools/call',
+      params: { name: 'confirm_delete', arguments: { filename: 'fuzz.txt' }, _meta: meta },
+    },
     { method: 'tasks/get', params: { taskId, _meta: meta } },
-    { method: 'tasks/update', params: { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, _meta: meta } },
+    {
+      method: 'tasks/update',
+      params: {
+        taskId,
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        _meta: meta,
+      },
+    },
     { method: 'tasks/cancel', params: { taskId, _meta: meta } },
   ];
 }
@@ -88,30 +98,51 @@ export function deeplyNested(depth: number, kind: 'array' | 'object'): unknown {
 
 /** An object whose own keys include `__proto__` / `constructor`, as JSON.parse makes them. */
 function prototypeKeys(): Record<string, unknown> {
-  return JSON.parse('{"__proto__":{"polluted":true,"extensions":{"io.modelcontextprotocol/tasks":{}}},"constructor":{"prototype":{"polluted":true}}}') as Record<string, unknown>;
+  return JSON.parse(
+    '{"__proto__":{"polluted":true,"extensions":{"io.modelcontextprotocol/tasks":{}}},"constructor":{"prototype":{"polluted":true}}}',
+  ) as Record<string, unknown>;
 }
 
-const params = (message: Record<string, unknown>): Record<string, unknown> => message['params'] as Record<string, unknown>;
-const meta = (message: Record<string, unknown>): Record<string, unknown> => params(message)['_meta'] as Record<string, unknown>;
+const params = (message: Record<string, unknown>): Record<string, unknown> =>
+  message['params'] as Record<string, unknown>;
+const meta = (message: Record<string, unknown>): Record<string, unknown> =>
+  params(message)['_meta'] as Record<string, unknown>;
 
 /** Mutations that break any request, with the codes that may refuse each. */
 function breakingMutations(): fc.Arbitrary<Mutation>[] {
   return [
-    fc.oneof(fc.constant(undefined), fc.constant('1.0'), fc.constant(2), notAString).map((jsonrpc) => ({
-      label: `jsonrpc = ${String(JSON.stringify(jsonrpc))}`,
-      apply: (m: Record<string, unknown>) => (jsonrpc === undefined ? delete m['jsonrpc'] : (m['jsonrpc'] = jsonrpc)),
-      refusal: INVALID_REQUEST,
-    })),
-    fc.oneof(fc.double({ noInteger: true }), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 })).map((id) => ({
-      label: `id = ${String(JSON.stringify(id))}`,
-      apply: (m: Record<string, unknown>) => (m['id'] = id),
-      refusal: INVALID_REQUEST,
-    })),
-    fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant(null)).map((value) => ({
-      label: `params = ${JSON.stringify(value)}`,
-      apply: (m: Record<string, unknown>) => (m['params'] = value),
-      refusal: INVALID_REQUEST,
-    })),
+    fc
+      .oneof(fc.constant(undefined), fc.constant('1.0'), fc.constant(2), notAString)
+      .map((jsonrpc) => ({
+        label: `jsonrpc = ${String(JSON.stringify(jsonrpc))}`,
+        apply: (m: Record<string, unknown>) =>
+          jsonrpc === undefined ? delete m['jsonrpc'] : (m['jsonrpc'] = jsonrpc),
+        refusal: INVALID_REQUEST,
+      })),
+    fc
+      .oneof(
+        fc.double({ noInteger: true }),
+        fc.boolean(),
+        fc.array(fc.integer(), { maxLength: 2 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+      )
+      .map((id) => ({
+        label: `id = ${String(JSON.stringify(id))}`,
+        apply: (m: Record<string, unknown>) => (m['id'] = id),
+        refusal: INVALID_REQUEST,
+      })),
+    fc
+      .oneof(
+        fc.string({ maxLength: 3 }),
+        fc.integer(),
+        fc.array(fc.integer(), { maxLength: 2 }),
+        fc.constant(null),
+      )
+      .map((value) => ({
+        label: `params = ${JSON.stringify(value)}`,
+        apply: (m: Record<string, unknown>) => (m['params'] = value),
+        refusal: INVALID_REQUEST,
+      })),
     notAString.map((method) => ({
       label: `method = ${JSON.stringify(method)}`,
       apply: (m: Record<string, unknown>) => (m['method'] = method),
@@ -128,15 +159,22 @@ function breakingMutations(): fc.Arbitrary<Mutation>[] {
       apply: (m: Record<string, unknown>) => void delete params(m)['_meta'],
       refusal: INVALID_PARAMS,
     }),
-    fc.oneof(nastyString.filter((v) => v !== '2026-07-28'), fc.constantFrom('2025-11-25', '2099-01-01')).map((version) => ({
-      label: `protocolVersion = ${JSON.stringify(version)}`,
-      apply: (m: Record<string, unknown>) => void (meta(m)['io.modelcontextprotocol/protocolVersion'] = version),
-      // A version that is not a date is a malformed envelope (-32602) to the SDK, or a header mismatch (-32020).
-      refusal: [-32022, -32602, -32600, -32020],
-    })),
+    fc
+      .oneof(
+        nastyString.filter((v) => v !== '2026-07-28'),
+        fc.constantFrom('2025-11-25', '2099-01-01'),
+      )
+      .map((version) => ({
+        label: `protocolVersion = ${JSON.stringify(version)}`,
+        apply: (m: Record<string, unknown>) =>
+          void (meta(m)['io.modelcontextprotocol/protocolVersion'] = version),
+        // A version that is not a date is a malformed envelope (-32602) to the SDK, or a header mismatch (-32020).
+        refusal: [-32022, -32602, -32600, -32020],
+      })),
     notAString.map((version) => ({
       label: `protocolVersion = ${JSON.stringify(version)}`,
-      apply: (m: Record<string, unknown>) => void (meta(m)['io.modelcontextprotocol/protocolVersion'] = version),
+      apply: (m: Record<string, unknown>) =>
+        void (meta(m)['io.modelcontextprotocol/protocolVersion'] = version),
       refusal: [-32602, -32022, -32600, -32020],
     })),
   ];
@@ -162,7 +200,11 @@ function paramMutations(method: string): fc.Arbitrary<Mutation>[] {
         apply: (m: Record<string, unknown>) => void (params(m)['taskId'] = taskId),
         refusal: [-32602, -32020],
       })),
-      fc.constant({ label: 'no taskId', apply: (m: Record<string, unknown>) => void delete params(m)['taskId'], refusal: [-32602] }),
+      fc.constant({
+        label: 'no taskId',
+        apply: (m: Record<string, unknown>) => void delete params(m)['taskId'],
+        refusal: [-32602],
+      }),
       fc.oneof(nastyString, fc.string({ minLength: 10_000, maxLength: 10_000 })).map((taskId) => ({
         label: `taskId = unknown ${JSON.stringify(taskId).slice(0, 40)}`,
         apply: (m: Record<string, unknown>) => void (params(m)['taskId'] = `${taskId}-not-a-task`),
@@ -172,17 +214,23 @@ function paramMutations(method: string): fc.Arbitrary<Mutation>[] {
   }
   if (method === 'tools/call') {
     return [
-      notAString.map((name) => ({ label: `name = ${JSON.stringify(name)}`, apply: (m: Record<string, unknown>) => void (params(m)['name'] = name), refusal: [-32602] })),
+      notAString.map((name) => ({
+        label: `name = ${JSON.stringify(name)}`,
+        apply: (m: Record<string, unknown>) => void (params(m)['name'] = name),
+        refusal: [-32602],
+      })),
       nastyString.map((name) => ({
         label: `name = unknown ${JSON.stringify(name)}`,
         apply: (m: Record<string, unknown>) => void (params(m)['name'] = `no_such_tool${name}`),
         refusal: unknownNameRefusal(name),
       })),
-      fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 })).map((args) => ({
-        label: `arguments = ${JSON.stringify(args)}`,
-        apply: (m: Record<string, unknown>) => void (params(m)['arguments'] = args),
-        refusal: [-32602],
-      })),
+      fc
+        .oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }))
+        .map((args) => ({
+          label: `arguments = ${JSON.stringify(args)}`,
+          apply: (m: Record<string, unknown>) => void (params(m)['arguments'] = args),
+          refusal: [-32602],
+        })),
     ];
   }
   return [];
@@ -191,11 +239,22 @@ function paramMutations(method: string): fc.Arbitrary<Mutation>[] {
 /** Changes a valid request may carry and stay valid: the server must answer it, and obey nothing odd. */
 function neutralMutations(): fc.Arbitrary<Mutation>[] {
   return [
-    fc.constant({ label: '__proto__ and constructor keys in params', apply: (m: Record<string, unknown>) => void Object.assign(params(m), { extra: prototypeKeys() }) }),
+    fc.constant({
+      label: '__proto__ and constructor keys in params',
+      apply: (m: Record<string, unknown>) =>
+        void Object.assign(params(m), { extra: prototypeKeys() }),
+    }),
     fc.constant({
       label: '__proto__ and constructor as own keys of params and _meta',
       apply: (m: Record<string, unknown>) => {
-        for (const target of [params(m), meta(m)]) for (const [key, value] of Object.entries(prototypeKeys())) Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+        for (const target of [params(m), meta(m)])
+          for (const [key, value] of Object.entries(prototypeKeys()))
+            Object.defineProperty(target, key, {
+              value,
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
       },
     }),
     fc.constantFrom<'array' | 'object'>('array', 'object').map((kind) => ({
@@ -206,7 +265,10 @@ function neutralMutations(): fc.Arbitrary<Mutation>[] {
       label: `an unknown param holding a ${kib} KiB string`,
       apply: (m: Record<string, unknown>) => void (params(m)['huge'] = 'x'.repeat(kib * 1024)),
     })),
-    nastyString.map((value) => ({ label: `an unknown param = ${JSON.stringify(value)}`, apply: (m: Record<string, unknown>) => void (params(m)['odd'] = value) })),
+    nastyString.map((value) => ({
+      label: `an unknown param = ${JSON.stringify(value)}`,
+      apply: (m: Record<string, unknown>) => void (params(m)['odd'] = value),
+    })),
   ];
 }
 
@@ -226,12 +288,21 @@ export function mutatedRequest(taskId: string): fc.Arbitrary<MutatedRequest> {
     const breaking = fc.oneof(...breakingMutations(), ...paramMutations(template.method));
     const neutral = fc.array(fc.oneof(...neutralMutations()), { maxLength: 2 });
     return fc.tuple(fc.option(breaking, { freq: 4 }), neutral).map(([broken, extras]) => {
-      const message: Record<string, unknown> = { jsonrpc: '2.0', id: TEMPLATE_ID, method: template.method, params: structuredClone(template.params) };
+      const message: Record<string, unknown> = {
+        jsonrpc: '2.0',
+        id: TEMPLATE_ID,
+        method: template.method,
+        params: structuredClone(template.params),
+      };
       // Neutral changes first: they need params as an object, which a breaking one may replace.
       for (const extra of extras) extra.apply(message);
       if (broken) broken.apply(message);
       const refusal = broken?.refusal;
-      return { message, labels: [...extras, ...(broken ? [broken] : [])].map((m) => m.label), ...(refusal ? { refusal } : {}) };
+      return {
+        message,
+        labels: [...extras, ...(broken ? [broken] : [])].map((m) => m.label),
+        ...(refusal ? { refusal } : {}),
+      };
     });
   });
 }
@@ -242,11 +313,22 @@ export function mutatedRequest(taskId: string): fc.Arbitrary<MutatedRequest> {
  * a valid request by the task's owner, a made-up taskId (a valid request may
  * change the task it names: only broken ones may name the victim).
  */
-export function prepareCase(request: MutatedRequest, identity: string, owner: string, freshId: () => number): Record<string, unknown> {
+export function prepareCase(
+  request: MutatedRequest,
+  identity: string,
+  owner: string,
+  freshId: () => number,
+): Record<string, unknown> {
   const { message, refusal } = request;
   if (message['id'] === TEMPLATE_ID) message['id'] = freshId();
   const params = message['params'];
-  if (identity === owner && !refusal && typeof params === 'object' && params !== null && 'taskId' in params) {
+  if (
+    identity === owner &&
+    !refusal &&
+    typeof params === 'object' &&
+    params !== null &&
+    'taskId' in params
+  ) {
     (params as Record<string, unknown>)['taskId'] = 'made-up-task-id';
   }
   return message;
@@ -254,9 +336,32 @@ export function prepareCase(request: MutatedRequest, identity: string, owner: st
 
 /** Any value at all, including what structured clone carries and JSON cannot (BigInt, Map, Date, cycles). */
 export const randomValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: false, maxDepth: 4 }),
+  fc.anything({
+    withBigInt: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+    withNullPrototype: true,
+    withSparseArray: true,
+    withBoxedValues: false,
+    maxDepth: 4,
+  }),
   fc.jsonValue({ maxDepth: 4 }),
-  fc.dictionary(fc.constantFrom('jsonrpc', 'id', 'method', 'params', 'result', 'error', '__proto__', 'constructor'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+  fc.dictionary(
+    fc.constantFrom(
+      'jsonrpc',
+      'id',
+      'method',
+      'params',
+      'result',
+      'error',
+      '__proto__',
+      'constructor',
+    ),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 5 },
+  ),
 );
 
 /**
@@ -268,12 +373,19 @@ export function expectsNoAnswer(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
   if (v['jsonrpc'] !== '2.0') return false;
-  const isParams = (p: unknown): boolean => p === undefined || (typeof p === 'object' && p !== null && !Array.isArray(p));
+  const isParams = (p: unknown): boolean =>
+    p === undefined || (typeof p === 'object' && p !== null && !Array.isArray(p));
   if (typeof v['method'] === 'string' && !('id' in v)) return isParams(v['params']);
   if ('method' in v) return false;
-  const idOk = (id: unknown): boolean => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+  const idOk = (id: unknown): boolean =>
+    typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
   if ('error' in v) return (idOk(v['id']) || v['id'] === null) && isRpcError(v['error']);
-  return idOk(v['id']) && typeof v['result'] === 'object' && v['result'] !== null && !Array.isArray(v['result']);
+  return (
+    idOk(v['id']) &&
+    typeof v['result'] === 'object' &&
+    v['result'] !== null &&
+    !Array.isArray(v['result'])
+  );
 }
 
 function isRpcError(e: unknown): boolean {
@@ -283,6 +395,13 @@ function isRpcError(e: unknown): boolean {
 }
 
 /** Whether `reply` is a JSON-RPC error response: `{jsonrpc: "2.0", id, error: {code: integer, message: string}}`. */
-export function isErrorResponse(reply: unknown): reply is { id: unknown; error: { code: number; message: string } } {
-  return typeof reply === 'object' && reply !== null && (reply as Record<string, unknown>)['jsonrpc'] === '2.0' && isRpcError((reply as Record<string, unknown>)['error']);
+export function isErrorResponse(
+  reply: unknown,
+): reply is { id: unknown; error: { code: number; message: string } } {
+  return (
+    typeof reply === 'object' &&
+    reply !== null &&
+    (reply as Record<string, unknown>)['jsonrpc'] === '2.0' &&
+    isRpcError((reply as Record<string, unknown>)['error'])
+  );
 }

@@ -5,7 +5,11 @@
  */
 import { PortTransport } from '../../../src/net/port-transport.ts';
 import { RpcClient, type WireEntry } from '../../../src/client/rpc-client.ts';
-import { createPlaygroundServer, type PlaygroundServer, type PlaygroundServerOptions } from '../../../src/server/playground-server.ts';
+import {
+  createPlaygroundServer,
+  type PlaygroundServer,
+  type PlaygroundServerOptions,
+} from '../../../src/server/playground-server.ts';
 import { servePort } from '../../../src/server/port-host.ts';
 import type { JsonRpcNotification } from '../../../src/protocol/jsonrpc.ts';
 
@@ -21,7 +25,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(options: PlaygroundServerOptions = {}, identity = 'alice'): Promise<Harness> {
+export async function createHarness(
+  options: PlaygroundServerOptions = {},
+  identity = 'alice',
+): Promise<Harness> {
   const server = createPlaygroundServer({ sweepIntervalMs: 0, ...options });
   const clients: RpcClient[] = [];
   const wire: WireEntry[] = [];
@@ -35,7 +42,12 @@ export async function createHarness(options: PlaygroundServerOptions = {}, ident
         servePort(server, channel.port1, who);
         return new PortTransport(channel.port2);
       },
-      ...(record ? { onWire: (entry: WireEntry) => wire.push(entry), onNotification: (n: JsonRpcNotification) => notifications.push(n) } : {}),
+      ...(record
+        ? {
+            onWire: (entry: WireEntry) => wire.push(entry),
+            onNotification: (n: JsonRpcNotification) => notifications.push(n),
+          }
+        : {}),
       backoff: { initialMs: 5, maxMs: 20 },
     });
     await client.start();
@@ -73,7 +85,9 @@ export async function createHarness(options: PlaygroundServerOptions = {}, ident
 export function envelope(tasks: boolean, version = '2026-07-28'): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {},
+    'io.modelcontextprotocol/clientCapabilities': tasks
+      ? { extensions: { 'io.modelcontextprotocol/tasks': {} } }
+      : {},
     'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
   };
 }
@@ -89,9 +103,11 @@ export async function pollUntil(
   for (;;) {
     const task = await client.request('tasks/get', { taskId }, { tasks: true });
     if (done(task)) return task;
-    if (Date.now() - start > timeoutMs) throw new Error(`task ${taskId} stuck at ${JSON.stringify(task)}`);
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`task ${taskId} stuck at ${JSON.stringify(task)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-export const terminal = (task: Record<string, unknown>): boolean => ['completed', 'failed', 'cancelled'].includes(String(task['status']));
+export const terminal = (task: Record<string, unknown>): boolean =>
+  ['completed', 'failed', 'cancelled'].includes(String(task['status']));

@@ -12,7 +12,12 @@
 import { vi } from 'vitest';
 import { RpcClient, type WireEntry } from '../../../src/client/rpc-client.ts';
 import { TaskFollower, type TaskActor } from '../../../src/client/task-follower.ts';
-import { finishedActor, followFactsOf, resumeInputOf, TaskJournal } from '../../../src/client/task-journal.ts';
+import {
+  finishedActor,
+  followFactsOf,
+  resumeInputOf,
+  TaskJournal,
+} from '../../../src/client/task-journal.ts';
 import { callTool, type ToolCallOutcome } from '../../../src/client/tool-call.ts';
 import { FaultyNetwork, type ServerControl } from '../../../src/net/faulty-network.ts';
 import type { LinkConditions } from '../../../src/net/link-conditions.ts';
@@ -21,7 +26,11 @@ import { requestMeta } from '../../../src/protocol/envelope.ts';
 import { isTerminal } from '../../../src/protocol/task.ts';
 import { IdbTaskStore } from '../../../src/server/idb/idb-task-store.ts';
 import { MemoryTaskStore } from '../../../src/server/memory-task-store.ts';
-import { createPlaygroundServer, type PlaygroundServer, type PlaygroundServerOptions } from '../../../src/server/playground-server.ts';
+import {
+  createPlaygroundServer,
+  type PlaygroundServer,
+  type PlaygroundServerOptions,
+} from '../../../src/server/playground-server.ts';
 import { servePort, viaHttpEntry, type PortLike } from '../../../src/server/port-host.ts';
 import type { TaskRecord, TaskStore, TaskUpdate } from '../../../src/server/task-store.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
@@ -29,7 +38,9 @@ import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 export const IDENTITY = 'learner';
 
 /** Timers and Date are fake; setImmediate stays real, because fake-indexeddb and the settling loop run on it. */
-export const FAKE_TIMERS: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] };
+export const FAKE_TIMERS: Parameters<typeof vi.useFakeTimers>[0] = {
+  toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+};
 
 const realImmediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -46,7 +57,11 @@ export class Ledger {
   /** CreateTaskResults the server sent, each checked with a tasks/get made the moment it left (T8). */
   readonly handles: { taskId: string; gettable: Promise<boolean> }[] = [];
   /** Per server link: request ids delivered to the server, and the responses it sent back. */
-  readonly serverLinks: { delivered: (string | number)[]; answered: (string | number)[]; killed: boolean }[] = [];
+  readonly serverLinks: {
+    delivered: (string | number)[];
+    answered: (string | number)[];
+    killed: boolean;
+  }[] = [];
   /** Answers (taskId/key) that reached the server, and how many arrived again after the first (T15's repeats). */
   readonly answersDelivered = new Set<string>();
   repeatedAnswers = 0;
@@ -58,7 +73,8 @@ export class Ledger {
   /** Requests delivered to a live server and not answered yet. */
   get inFlight(): number {
     let open = 0;
-    for (const link of this.serverLinks) if (!link.killed) open += link.delivered.length - link.answered.length;
+    for (const link of this.serverLinks)
+      if (!link.killed) open += link.delivered.length - link.answered.length;
     return open;
   }
 
@@ -71,25 +87,48 @@ export class Ledger {
     this.activity++;
     const id = before.taskId;
     const end = this.#terminal.get(id);
-    const outcome = isTerminal(after.status) ? JSON.stringify({ status: after.status, result: after.result, error: after.error }) : undefined;
-    if (end !== undefined && outcome !== end) this.violation(`T9: task ${id} left its terminal state ${end} for ${after.status}`);
+    const outcome = isTerminal(after.status)
+      ? JSON.stringify({ status: after.status, result: after.result, error: after.error })
+      : undefined;
+    if (end !== undefined && outcome !== end)
+      this.violation(`T9: task ${id} left its terminal state ${end} for ${after.status}`);
     if (end === undefined && outcome !== undefined) this.#terminal.set(id, outcome);
     this.#once(this.#accepted, id, before.inputResponses, after.inputResponses, 'accepted');
-    this.#once(this.#taken, id, before.takenResponses ?? {}, after.takenResponses ?? {}, 'taken by the job');
-    if (new Set(after.issuedInputKeys).size !== after.issuedInputKeys.length) this.violation(`T14: task ${id} issued an input key twice: ${after.issuedInputKeys.join(', ')}`);
+    this.#once(
+      this.#taken,
+      id,
+      before.takenResponses ?? {},
+      after.takenResponses ?? {},
+      'taken by the job',
+    );
+    if (new Set(after.issuedInputKeys).size !== after.issuedInputKeys.length)
+      this.violation(
+        `T14: task ${id} issued an input key twice: ${after.issuedInputKeys.join(', ')}`,
+      );
   }
 
   storeCreate(record: TaskRecord): void {
     this.activity++;
-    if (isTerminal(record.status)) this.#terminal.set(record.taskId, JSON.stringify({ status: record.status, result: record.result, error: record.error }));
+    if (isTerminal(record.status))
+      this.#terminal.set(
+        record.taskId,
+        JSON.stringify({ status: record.status, result: record.result, error: record.error }),
+      );
   }
 
-  #once(seen: Map<string, Set<string>>, taskId: string, before: Record<string, unknown>, after: Record<string, unknown>, what: string): void {
+  #once(
+    seen: Map<string, Set<string>>,
+    taskId: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+    what: string,
+  ): void {
     const keys = seen.get(taskId) ?? new Set<string>();
     seen.set(taskId, keys);
     for (const key of Object.keys(after)) {
       if (Object.hasOwn(before, key)) continue;
-      if (keys.has(key)) this.violation(`T15: the answer to ${key} of task ${taskId} was ${what} twice`);
+      if (keys.has(key))
+        this.violation(`T15: the answer to ${key} of task ${taskId} was ${what} twice`);
       keys.add(key);
     }
   }
@@ -216,7 +255,10 @@ export class ServerNode implements ServerControl {
 
   async #start(): Promise<{ server: PlaygroundServer; close(): Promise<void> }> {
     const idb = this.#kind === 'idb' ? await IdbTaskStore.open(this.#dbName) : undefined;
-    const server = createPlaygroundServer({ ...this.#options, store: new ObservedStore(idb ?? this.#memory, this.#ledger) });
+    const server = createPlaygroundServer({
+      ...this.#options,
+      store: new ObservedStore(idb ?? this.#memory, this.#ledger),
+    });
     return {
       server,
       close: async () => {
@@ -236,23 +278,45 @@ export class ServerNode implements ServerControl {
     if (!this.running) throw new Error('server worker is not running');
     const generation = this.generation;
     const { server } = await this.#server;
-    if (!this.running || generation !== this.generation) throw new Error('server worker is not running');
+    if (!this.running || generation !== this.generation)
+      throw new Error('server worker is not running');
     const ledger = this.#ledger;
-    const record = { delivered: [] as (string | number)[], answered: [] as (string | number)[], killed: false };
+    const record = {
+      delivered: [] as (string | number)[],
+      answered: [] as (string | number)[],
+      killed: false,
+    };
     ledger.serverLinks.push(record);
     const serverPort = new LocalPort((message) => {
       ledger.activity++;
-      const m = message as { id?: string | number; method?: string; result?: { resultType?: string; taskId?: string } };
+      const m = message as {
+        id?: string | number;
+        method?: string;
+        result?: { resultType?: string; taskId?: string };
+      };
       if (m.id === undefined || m.method !== undefined) return;
       record.answered.push(m.id);
       // T8: the moment a handle leaves, a tasks/get for it must already resolve.
       if (m.result?.resultType === 'task' && typeof m.result.taskId === 'string') {
         const taskId = m.result.taskId;
-        const get = { jsonrpc: '2.0' as const, id: `check-${taskId}`, method: 'tasks/get', params: { taskId, _meta: requestMeta({ name: 'ledger', version: '0' }, { extensions: { 'io.modelcontextprotocol/tasks': {} } }) } };
+        const get = {
+          jsonrpc: '2.0' as const,
+          id: `check-${taskId}`,
+          method: 'tasks/get',
+          params: {
+            taskId,
+            _meta: requestMeta(
+              { name: 'ledger', version: '0' },
+              { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+            ),
+          },
+        };
         const kills = this.#kills;
         // A server killed meanwhile answers nothing useful (HTTP 499): that check says nothing either way.
         const gettable = viaHttpEntry(server, get, identity).then(
-          (reply) => ('result' in reply && (reply.result as { taskId?: string }).taskId === taskId) || this.#kills !== kills,
+          (reply) =>
+            ('result' in reply && (reply.result as { taskId?: string }).taskId === taskId) ||
+            this.#kills !== kills,
           () => this.#kills !== kills,
         );
         ledger.handles.push({ taskId, gettable });
@@ -263,7 +327,11 @@ export class ServerNode implements ServerControl {
     pagePort.other = serverPort;
     // Requests as the server receives them, before the host sees them.
     serverPort.addEventListener('message', (event) => {
-      const m = event.data as { id?: string | number; method?: string; params?: { taskId?: string; inputResponses?: object } };
+      const m = event.data as {
+        id?: string | number;
+        method?: string;
+        params?: { taskId?: string; inputResponses?: object };
+      };
       if (m.id !== undefined && m.method !== undefined) record.delivered.push(m.id);
       if (m.method === 'tasks/update') {
         for (const key of Object.keys(m.params?.inputResponses ?? {})) {
@@ -319,7 +387,12 @@ export class Page {
   closedAt: number | undefined;
   readonly #ledger: Ledger;
 
-  constructor(network: FaultyNetwork, node: ServerNode, pageStore: MemoryPageStore, ledger: Ledger) {
+  constructor(
+    network: FaultyNetwork,
+    node: ServerNode,
+    pageStore: MemoryPageStore,
+    ledger: Ledger,
+  ) {
     this.#ledger = ledger;
     this.journal = new TaskJournal(pageStore, { wireBatchMs: 1000 });
     let follower: TaskFollower | undefined;
@@ -363,13 +436,19 @@ export class Page {
       answer = await callTool(this.client, { name, arguments: args, tasks: declare });
     } catch (error) {
       // A JSON-RPC error (-32021, T3) or a closed page is an answer; a malformed one is a server bug.
-      if ((error as { kind?: string }).kind === 'invalid-response') this.#ledger.violation(`${name}: ${(error as { message: string }).message}`);
+      if ((error as { kind?: string }).kind === 'invalid-response')
+        this.#ledger.violation(`${name}: ${(error as { message: string }).message}`);
       return;
     }
     if (answer.kind !== 'task') return;
     const actor = this.follower.follow(answer.task, name);
     this.#ledger.followed.add(answer.task.taskId);
-    this.journal.track(actor, { toolName: name, arguments: args, identity: IDENTITY, followedAt: Date.now() });
+    this.journal.track(actor, {
+      toolName: name,
+      arguments: args,
+      identity: IDENTITY,
+      followedAt: Date.now(),
+    });
     this.#watch(actor);
   }
 
@@ -380,7 +459,18 @@ export class Page {
       const keys = Object.keys(pendingInputs);
       if (keys.length === 0 || actor.getSnapshot().status !== 'active') continue;
       for (const key of keys) this.#ledger.answered.add(`${taskId}/${key}`);
-      actor.send({ type: 'task.answer', responses: Object.fromEntries(keys.map((key) => [key, { action: 'accept', content: { confirm: true, name: 'Ada', color: 'teal', approve: true } }])) });
+      actor.send({
+        type: 'task.answer',
+        responses: Object.fromEntries(
+          keys.map((key) => [
+            key,
+            {
+              action: 'accept',
+              content: { confirm: true, name: 'Ada', color: 'teal', approve: true },
+            },
+          ]),
+        ),
+      });
     }
   }
 
@@ -401,7 +491,10 @@ export class Page {
     actor.subscribe((snapshot) => {
       // T14: a key the user answered is never put in front of them again, on any page.
       for (const key of Object.keys(snapshot.context.pendingInputs)) {
-        if (this.#ledger.answered.has(`${snapshot.context.taskId}/${key}`)) this.#ledger.violation(`T14: ${snapshot.context.taskId}/${key} was asked again after it was answered`);
+        if (this.#ledger.answered.has(`${snapshot.context.taskId}/${key}`))
+          this.#ledger.violation(
+            `T14: ${snapshot.context.taskId}/${key} was asked again after it was answered`,
+          );
       }
     });
   }

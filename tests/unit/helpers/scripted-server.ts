@@ -66,7 +66,14 @@ export class ScriptedServer {
   /** Creates a task now, as a tools/call would, and returns its CreateTaskResult (T7, T8). */
   create(script: TaskScript): CreateTaskResult {
     const taskId = `task-${this.generation}-${this.#next++}`;
-    const task: ScriptedTask = { taskId, script, createdAt: this.#clock.now(), inputKey: `${taskId}-q1`, updatesWithKey: 0, applied: 0 };
+    const task: ScriptedTask = {
+      taskId,
+      script,
+      createdAt: this.#clock.now(),
+      inputKey: `${taskId}-q1`,
+      updatesWithKey: 0,
+      applied: 0,
+    };
     this.tasks.set(taskId, task);
     const { inputRequests: _, result: __, ...handle } = this.#view(task);
     return { resultType: 'task', ...handle };
@@ -100,11 +107,17 @@ export class ScriptedServer {
     const now = this.#clock.now();
     const { script } = task;
     if (task.cancelledAt !== undefined) return { status: 'cancelled', since: task.cancelledAt };
-    const askAt = script.inputAfterMs === undefined ? undefined : task.createdAt + script.inputAfterMs;
-    if (askAt !== undefined && task.answeredAt === undefined) return now < askAt ? { status: 'working', since: task.createdAt } : { status: 'input_required', since: askAt };
+    const askAt =
+      script.inputAfterMs === undefined ? undefined : task.createdAt + script.inputAfterMs;
+    if (askAt !== undefined && task.answeredAt === undefined)
+      return now < askAt
+        ? { status: 'working', since: task.createdAt }
+        : { status: 'input_required', since: askAt };
     const from = task.answeredAt ?? task.createdAt;
     const doneAt = from + script.workMs;
-    return now < doneAt ? { status: 'working', since: from } : { status: 'completed', since: doneAt };
+    return now < doneAt
+      ? { status: 'working', since: from }
+      : { status: 'completed', since: doneAt };
   }
 
   #view(task: ScriptedTask): DetailedTask {
@@ -117,16 +130,35 @@ export class ScriptedServer {
       ttlMs: null,
       pollIntervalMs: task.script.pollIntervalMs ?? 500,
       ...(status === 'input_required'
-        ? { inputRequests: { [task.inputKey]: { method: 'elicitation/create', params: { mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: {} } } } } }
+        ? {
+            inputRequests: {
+              [task.inputKey]: {
+                method: 'elicitation/create',
+                params: {
+                  mode: 'form',
+                  message: 'Go on?',
+                  requestedSchema: { type: 'object', properties: {} },
+                },
+              },
+            },
+          }
         : {}),
-      ...(status === 'completed' ? { result: { content: [{ type: 'text', text: `done ${task.taskId}` }] } } : {}),
+      ...(status === 'completed'
+        ? { result: { content: [{ type: 'text', text: `done ${task.taskId}` }] } }
+        : {}),
     };
   }
 
   #handle(end: FakeServerEnd, data: unknown): void {
-    const message = data as { id?: number | string; method?: string; params?: Record<string, unknown> };
+    const message = data as {
+      id?: number | string;
+      method?: string;
+      params?: Record<string, unknown>;
+    };
     if (message.method === 'notifications/cancelled') {
-      this.#listens = this.#listens.filter((l) => !(l.end === end && l.id === message.params?.['requestId']));
+      this.#listens = this.#listens.filter(
+        (l) => !(l.end === end && l.id === message.params?.['requestId']),
+      );
       return;
     }
     if (message.id === undefined || message.method === undefined) return;
@@ -135,13 +167,21 @@ export class ScriptedServer {
     const taskId = typeof params['taskId'] === 'string' ? params['taskId'] : undefined;
     this.requests.push({ at: this.#clock.now(), method, id, ...(taskId ? { taskId } : {}) });
     const reply = (result: Record<string, unknown>) => end.reply({ jsonrpc: '2.0', id, result });
-    const fail = (code: number, text: string) => end.reply({ jsonrpc: '2.0', id, error: { code, message: text } });
+    const fail = (code: number, text: string) =>
+      end.reply({ jsonrpc: '2.0', id, error: { code, message: text } });
     if (method === 'subscriptions/listen') {
       const wanted = (params['notifications'] as { taskIds?: string[] } | undefined)?.taskIds ?? [];
       const agreed = wanted.filter((t) => this.tasks.has(t));
       const listen: Listen = { end, id, taskIds: new Set(agreed), last: new Map() };
       this.#listens.push(listen);
-      end.reply({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: agreed }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } });
+      end.reply({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: {
+          notifications: { taskIds: agreed },
+          _meta: { 'io.modelcontextprotocol/subscriptionId': id },
+        },
+      });
       return;
     }
     const task = taskId === undefined ? undefined : this.tasks.get(taskId);
@@ -168,7 +208,11 @@ export class ScriptedServer {
         return;
       }
       case 'tasks/cancel':
-        if (!task.script.stubborn && !['completed', 'failed', 'cancelled'].includes(this.status(task).status)) task.cancelledAt = this.#clock.now();
+        if (
+          !task.script.stubborn &&
+          !['completed', 'failed', 'cancelled'].includes(this.status(task).status)
+        )
+          task.cancelledAt = this.#clock.now();
         reply({ resultType: 'complete' });
         this.#push();
         return;
@@ -188,7 +232,11 @@ export class ScriptedServer {
         const key = `${view.status}@${view.lastUpdatedAt}`;
         if (listen.last.get(taskId) === key) continue;
         listen.last.set(taskId, key);
-        listen.end.reply({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...view, _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } } });
+        listen.end.reply({
+          jsonrpc: '2.0',
+          method: 'notifications/tasks',
+          params: { ...view, _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } },
+        });
       }
     }
   }

@@ -17,7 +17,9 @@ export function digestIds(markdown = readFileSync(DIGEST, 'utf8')): string[] {
 
 /** Ids mentioned in `source`: `T6`, `(M4)`, `T2-T4` count; `T60`, `AT6`, `T6x` do not. */
 export function idsIn(source: string): Set<string> {
-  return new Set([...source.matchAll(/(?<![A-Za-z0-9_])([CTM]\d{1,2})(?![A-Za-z0-9_])/g)].map((m) => m[1]!));
+  return new Set(
+    [...source.matchAll(/(?<![A-Za-z0-9_])([CTM]\d{1,2})(?![A-Za-z0-9_])/g)].map((m) => m[1]!),
+  );
 }
 
 function tsFiles(dir: string): string[] {
@@ -31,7 +33,10 @@ function tsFiles(dir: string): string[] {
  * Each digest id -> the test files (relative to the repository) that cite it.
  * `exclude` leaves out files whose mentions are not proofs (the coverage test itself).
  */
-export function testCitations(ids: readonly string[], exclude: readonly string[] = []): Map<string, string[]> {
+export function testCitations(
+  ids: readonly string[],
+  exclude: readonly string[] = [],
+): Map<string, string[]> {
   const known = new Set(ids);
   const byId = new Map<string, string[]>(ids.map((id) => [id, []]));
   for (const file of tsFiles(join(ROOT, 'tests'))) {
@@ -51,14 +56,24 @@ export interface CitingScenario {
 function isScenario(value: unknown): value is CitingScenario {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as { id?: unknown; specIds?: unknown };
-  return typeof v.id === 'string' && Array.isArray(v.specIds) && v.specIds.every((s) => typeof s === 'string');
+  return (
+    typeof v.id === 'string' &&
+    Array.isArray(v.specIds) &&
+    v.specIds.every((s) => typeof s === 'string')
+  );
 }
 
 /** Scenarios found among a module's exports: arrays, maps or records of `{id, specIds}`. */
 export function scenariosIn(exports: Record<string, unknown>): CitingScenario[] {
   const found = new Map<string, CitingScenario>();
   for (const value of Object.values(exports)) {
-    const candidates = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : typeof value === 'object' && value !== null ? Object.values(value) : [];
+    const candidates = Array.isArray(value)
+      ? value
+      : value instanceof Map
+        ? [...value.values()]
+        : typeof value === 'object' && value !== null
+          ? Object.values(value)
+          : [];
     for (const c of candidates) if (isScenario(c)) found.set(c.id, c);
   }
   return [...found.values()];
@@ -68,12 +83,16 @@ export function scenariosIn(exports: Record<string, unknown>): CitingScenario[] 
  * The scenario registry (src/scenarios), or undefined while that folder has
  * none. Globbed rather than imported, so a checkout without it still runs.
  */
-const REGISTRY = import.meta.glob(['../../../src/scenarios/index.ts', '../../../src/scenarios/registry.ts']);
+const REGISTRY = import.meta.glob([
+  '../../../src/scenarios/index.ts',
+  '../../../src/scenarios/registry.ts',
+]);
 
 export async function loadScenarios(): Promise<CitingScenario[] | undefined> {
   const loaders = Object.values(REGISTRY);
   if (loaders.length === 0) return undefined;
   const found = new Map<string, CitingScenario>();
-  for (const load of loaders) for (const s of scenariosIn((await load()) as Record<string, unknown>)) found.set(s.id, s);
+  for (const load of loaders)
+    for (const s of scenariosIn((await load()) as Record<string, unknown>)) found.set(s.id, s);
   return [...found.values()];
 }

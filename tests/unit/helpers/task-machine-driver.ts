@@ -5,7 +5,12 @@
  */
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
-import type { CreateTaskResult, DetailedTask, InputRequest, TaskStatus } from '../../../src/protocol/task.ts';
+import type {
+  CreateTaskResult,
+  DetailedTask,
+  InputRequest,
+  TaskStatus,
+} from '../../../src/protocol/task.ts';
 
 export const TASK_ID = 'task-7f3a9c';
 export const CREATED = '2026-07-28T10:00:00.000Z';
@@ -13,20 +18,45 @@ export const BASE = Date.parse(CREATED);
 export const GONE = { code: -32602, message: 'Unknown task' };
 
 export function created(overrides: Partial<CreateTaskResult> = {}): CreateTaskResult {
-  return { resultType: 'task', taskId: TASK_ID, status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttlMs: null, pollIntervalMs: 1000, ...overrides };
+  return {
+    resultType: 'task',
+    taskId: TASK_ID,
+    status: 'working',
+    createdAt: CREATED,
+    lastUpdatedAt: CREATED,
+    ttlMs: null,
+    pollIntervalMs: 1000,
+    ...overrides,
+  };
 }
 
 export function elicit(message: string): InputRequest {
-  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } } };
+  return {
+    method: 'elicitation/create',
+    params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+  };
 }
 
 /** A fresh report, as a server would build it; `at` is ms after creation. */
-export function report(status: TaskStatus, extra: Partial<DetailedTask> = {}, at = 0): DetailedTask {
-  return { taskId: TASK_ID, status, createdAt: CREATED, lastUpdatedAt: new Date(BASE + at).toISOString(), ttlMs: null, pollIntervalMs: 1000, ...extra };
+export function report(
+  status: TaskStatus,
+  extra: Partial<DetailedTask> = {},
+  at = 0,
+): DetailedTask {
+  return {
+    taskId: TASK_ID,
+    status,
+    createdAt: CREATED,
+    lastUpdatedAt: new Date(BASE + at).toISOString(),
+    ttlMs: null,
+    pollIntervalMs: 1000,
+    ...extra,
+  };
 }
 
 /** Input requests rebuilt on every call, as a real server would serialise them (T14). */
-export const asking = (...keys: string[]) => Object.fromEntries(keys.map((key) => [key, elicit(`value for ${key}`)]));
+export const asking = (...keys: string[]) =>
+  Object.fromEntries(keys.map((key) => [key, elicit(`value for ${key}`)]));
 
 export const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -53,10 +83,12 @@ export function follow(options: FollowOptions = {}) {
         calls.get.push({ at: clock.now(), ...input });
         return (options.poll ?? (() => report('working')))(calls.get.length, clock.now());
       }),
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
-        calls.update.push({ at: clock.now(), ...input });
-        return options.update?.(calls.update.length);
-      }),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
+        async ({ input }) => {
+          calls.update.push({ at: clock.now(), ...input });
+          return options.update?.(calls.update.length);
+        },
+      ),
       sendCancel: fromPromise<void, { taskId: string }>(async ({ input }) => {
         calls.cancel.push({ at: clock.now(), ...input });
         return options.cancel?.(calls.cancel.length);
@@ -65,7 +97,11 @@ export function follow(options: FollowOptions = {}) {
   });
   const actor = createActor(machine, {
     clock,
-    input: { task: created(options.task), toolName: options.toolName ?? 'slow-report', now: options.now ?? (() => BASE + clock.now()) },
+    input: {
+      task: created(options.task),
+      toolName: options.toolName ?? 'slow-report',
+      now: options.now ?? (() => BASE + clock.now()),
+    },
   });
   actor.start();
   /** Advances simulated time 1 ms at a time, letting fake promises settle in between. */
@@ -81,4 +117,3 @@ export function follow(options: FollowOptions = {}) {
   };
   return { actor, clock, calls, advance, send, snap: () => actor.getSnapshot() };
 }
-

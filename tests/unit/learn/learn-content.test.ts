@@ -10,23 +10,65 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DESIGN_CHANGES, WHY_SHARED_STORAGE } from '../../../src/learn/explainers.ts';
 import { INTERVIEW_DECK } from '../../../src/learn/interview-deck.ts';
-import { SCENARIO_IDS, scenarioHref, type ScenarioId, type SpecId, type TestCitation } from '../../../src/learn/learn-ids.ts';
+import {
+  SCENARIO_IDS,
+  scenarioHref,
+  type ScenarioId,
+  type SpecId,
+  type TestCitation,
+} from '../../../src/learn/learn-ids.ts';
 import { MISCONCEPTIONS } from '../../../src/learn/misconceptions.ts';
 import { plainText, segments } from '../../../src/learn/rich-text.ts';
 import { digestIds, idsIn, loadScenarios, ROOT, testCitations } from '../helpers/spec-citations.ts';
 
 /** Every item of the material: what it says, which scenarios and tests show it, which rules it rests on. */
-const ITEMS: { where: string; texts: string[]; scenarios: ScenarioId[]; tests: readonly TestCitation[]; specIds: readonly SpecId[] }[] = [
-  ...INTERVIEW_DECK.map((q) => ({ where: `question ${q.id}`, texts: [q.question, q.answer], scenarios: [q.proveIt, ...q.alsoSee], tests: q.tests ?? [], specIds: q.specIds })),
-  ...MISCONCEPTIONS.map((m) => ({ where: `myth ${m.id}`, texts: [m.myth, m.truth], scenarios: [m.experiment], tests: m.tests ?? [], specIds: m.specIds })),
-  ...DESIGN_CHANGES.map((c) => ({ where: `change ${c.id}`, texts: [c.topic, c.before, c.now], scenarios: c.scenario ? [c.scenario] : [], tests: c.tests ?? [], specIds: c.specIds })),
-  ...WHY_SHARED_STORAGE.map((p) => ({ where: `storage ${p.id}`, texts: [p.text], scenarios: [p.scenario], tests: [], specIds: p.specIds })),
+const ITEMS: {
+  where: string;
+  texts: string[];
+  scenarios: ScenarioId[];
+  tests: readonly TestCitation[];
+  specIds: readonly SpecId[];
+}[] = [
+  ...INTERVIEW_DECK.map((q) => ({
+    where: `question ${q.id}`,
+    texts: [q.question, q.answer],
+    scenarios: [q.proveIt, ...q.alsoSee],
+    tests: q.tests ?? [],
+    specIds: q.specIds,
+  })),
+  ...MISCONCEPTIONS.map((m) => ({
+    where: `myth ${m.id}`,
+    texts: [m.myth, m.truth],
+    scenarios: [m.experiment],
+    tests: m.tests ?? [],
+    specIds: m.specIds,
+  })),
+  ...DESIGN_CHANGES.map((c) => ({
+    where: `change ${c.id}`,
+    texts: [c.topic, c.before, c.now],
+    scenarios: c.scenario ? [c.scenario] : [],
+    tests: c.tests ?? [],
+    specIds: c.specIds,
+  })),
+  ...WHY_SHARED_STORAGE.map((p) => ({
+    where: `storage ${p.id}`,
+    texts: [p.text],
+    scenarios: [p.scenario],
+    tests: [],
+    specIds: p.specIds,
+  })),
 ];
 
 /** Whether `source` declares `it(...)` or `test(...)` with exactly this name, in any quotes the formatter may pick. */
 function declaresTest(source: string, name: string): boolean {
-  const literals = [`'${name.replaceAll("'", "\\'")}'`, `"${name.replaceAll('"', '\\"')}"`, `\`${name}\``];
-  return literals.some((literal) => source.includes(`it(${literal}`) || source.includes(`test(${literal}`));
+  const literals = [
+    `'${name.replaceAll("'", "\\'")}'`,
+    `"${name.replaceAll('"', '\\"')}"`,
+    `\`${name}\``,
+  ];
+  return literals.some(
+    (literal) => source.includes(`it(${literal}`) || source.includes(`test(${literal}`),
+  );
 }
 
 /** Sentences in a text: ends of sentence followed by a capital, a digit, a code span or the end. */
@@ -45,21 +87,25 @@ describe('learning material', () => {
       expect(item.specIds.length, `${item.where} names no rule`).toBeGreaterThan(0);
       for (const id of item.specIds) {
         if (!known.has(id)) problems.push(`${item.where}: ${id} is not in the digest`);
-        else if (tested.get(id)!.length === 0 && !scenarioCited.has(id)) problems.push(`${item.where}: nothing proves ${id}`);
+        else if (tested.get(id)!.length === 0 && !scenarioCited.has(id))
+          problems.push(`${item.where}: nothing proves ${id}`);
       }
     }
     expect(problems).toEqual([]);
   });
 
   it('links only to scenarios the registry has, each proving at least one rule the item rests on', async () => {
-    for (const item of ITEMS) for (const s of item.scenarios) expect(SCENARIO_IDS, item.where).toContain(s);
+    for (const item of ITEMS)
+      for (const s of item.scenarios) expect(SCENARIO_IDS, item.where).toContain(s);
     const scenarios = await loadScenarios();
     if (!scenarios) return; // src/scenarios has no registry in this checkout yet.
     const byId = new Map(scenarios.map((s) => [s.id, s]));
     const missing = SCENARIO_IDS.filter((id) => !byId.has(id));
     expect(missing, 'scenario ids the material cites but the registry lacks').toEqual([]);
     const unrelated = ITEMS.flatMap((item) =>
-      item.scenarios.filter((s) => !item.specIds.some((id) => byId.get(s)!.specIds.includes(id))).map((s) => `${item.where} -> ${s}`),
+      item.scenarios
+        .filter((s) => !item.specIds.some((id) => byId.get(s)!.specIds.includes(id)))
+        .map((s) => `${item.where} -> ${s}`),
     );
     expect(unrelated, 'items whose scenario proves none of their rules').toEqual([]);
   });
@@ -67,25 +113,42 @@ describe('learning material', () => {
   it('names only tests declared under that exact name, each naming a rule the item rests on; an item without a scenario names a test', () => {
     const problems: string[] = [];
     for (const item of ITEMS) {
-      if (item.scenarios.length === 0 && item.tests.length === 0) problems.push(`${item.where}: no scenario and no test shows it`);
+      if (item.scenarios.length === 0 && item.tests.length === 0)
+        problems.push(`${item.where}: no scenario and no test shows it`);
       for (const test of item.tests) {
         const path = join(ROOT, test.file);
-        if (!test.file.startsWith('tests/') || !existsSync(path)) problems.push(`${item.where}: no test file ${test.file}`);
-        else if (!declaresTest(readFileSync(path, 'utf8'), test.name)) problems.push(`${item.where}: ${test.file} declares no test named "${test.name}"`);
-        else if (!item.specIds.some((id) => idsIn(test.name).has(id))) problems.push(`${item.where}: "${test.name}" names none of ${item.specIds.join(', ')}`);
+        if (!test.file.startsWith('tests/') || !existsSync(path))
+          problems.push(`${item.where}: no test file ${test.file}`);
+        else if (!declaresTest(readFileSync(path, 'utf8'), test.name))
+          problems.push(`${item.where}: ${test.file} declares no test named "${test.name}"`);
+        else if (!item.specIds.some((id) => idsIn(test.name).has(id)))
+          problems.push(`${item.where}: "${test.name}" names none of ${item.specIds.join(', ')}`);
       }
     }
     expect(problems).toEqual([]);
   });
 
   it('every idea of the brief has a question, and every scenario is used somewhere', () => {
-    expect(INTERVIEW_DECK.map((q) => q.id)).toEqual(expect.arrayContaining(['async-call-result', 'statuses', 'input-during-task', 'handle-not-session', 'operational-consequence', 'what-changed']));
+    expect(INTERVIEW_DECK.map((q) => q.id)).toEqual(
+      expect.arrayContaining([
+        'async-call-result',
+        'statuses',
+        'input-during-task',
+        'handle-not-session',
+        'operational-consequence',
+        'what-changed',
+      ]),
+    );
     const used = new Set(ITEMS.flatMap((i) => i.scenarios));
     expect(SCENARIO_IDS.filter((id) => !used.has(id))).toEqual([]);
   });
 
   it('M1-M5 each have a myth', () => {
-    for (const id of ['M1', 'M2', 'M3', 'M4', 'M5']) expect(MISCONCEPTIONS.some((m) => m.specIds.includes(id as SpecId)), id).toBe(true);
+    for (const id of ['M1', 'M2', 'M3', 'M4', 'M5'])
+      expect(
+        MISCONCEPTIONS.some((m) => m.specIds.includes(id as SpecId)),
+        id,
+      ).toBe(true);
   });
 
   it('model answers run 3-6 sentences, myth explanations 1-2; ids are unique', () => {
@@ -99,7 +162,9 @@ describe('learning material', () => {
   });
 
   it('every text pairs its backticks, so no code span runs on', () => {
-    for (const item of ITEMS) for (const text of item.texts) expect(text.split('`').length % 2, `${item.where}: ${text}`).toBe(1);
+    for (const item of ITEMS)
+      for (const text of item.texts)
+        expect(text.split('`').length % 2, `${item.where}: ${text}`).toBe(1);
   });
 });
 
@@ -112,7 +177,9 @@ describe('rich text and links', () => {
       { code: true, text: 'tasks/result' },
       { code: false, text: '.' },
     ]);
-    expect(segments('an unpaired ` stays text')).toEqual([{ code: false, text: 'an unpaired ` stays text' }]);
+    expect(segments('an unpaired ` stays text')).toEqual([
+      { code: false, text: 'an unpaired ` stays text' },
+    ]);
     expect(plainText('`taskId` alone')).toBe('taskId alone');
   });
 

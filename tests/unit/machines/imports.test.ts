@@ -10,9 +10,13 @@ describe('src/machines imports', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const source = readFileSync(dir + file, 'utf8');
-      const specifiers = [...source.matchAll(/(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]);
+      const specifiers = [
+        ...source.matchAll(/(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g),
+      ].map((m) => m[1]);
       for (const specifier of specifiers) {
-        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(xstate$|\.\.\/protocol\/|\.\/)/);
+        expect(specifier, `${file} imports ${specifier}`).toMatch(
+          /^(xstate$|\.\.\/protocol\/|\.\/)/,
+        );
       }
     }
   });

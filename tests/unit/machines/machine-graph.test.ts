@@ -6,40 +6,63 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
-import { activeLeafIds, activeStateIds, eventLabel, machineGraph, type GraphTransition } from '../../../src/machines/machine-graph.ts';
+import {
+  activeLeafIds,
+  activeStateIds,
+  eventLabel,
+  machineGraph,
+  type GraphTransition,
+} from '../../../src/machines/machine-graph.ts';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
 
 type Config = Record<string, unknown>;
 
-const asArray = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const asArray = (value: unknown): unknown[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /**
  * An independent reading of the raw config (`taskMachine.config`), written
  * without XState's StateNode API: states by id, and every targeted
  * transition as `source | trigger | guard | target`.
  */
-function readConfig(config: Config, id: string): { states: Map<string, string>; transitions: Set<string>; internal: Set<string> } {
+function readConfig(
+  config: Config,
+  id: string,
+): { states: Map<string, string>; transitions: Set<string>; internal: Set<string> } {
   const states = new Map<string, string>();
   const transitions = new Set<string>();
   const internal = new Set<string>();
 
   const visit = (node: Config, nodeId: string, parentId: string | undefined): void => {
     const children = (node['states'] ?? {}) as Record<string, Config>;
-    const kind = node['type'] === 'parallel' || node['type'] === 'final' ? String(node['type']) : Object.keys(children).length > 0 ? 'compound' : 'atomic';
+    const kind =
+      node['type'] === 'parallel' || node['type'] === 'final'
+        ? String(node['type'])
+        : Object.keys(children).length > 0
+          ? 'compound'
+          : 'atomic';
     states.set(nodeId, kind);
-    const resolve = (target: string): string => (target.startsWith('#') ? target.slice(1) : `${parentId}.${target}`);
+    const resolve = (target: string): string =>
+      target.startsWith('#') ? target.slice(1) : `${parentId}.${target}`;
     const add = (trigger: string, spec: unknown): void => {
       for (const one of asArray(spec)) {
         const t = (typeof one === 'string' ? { target: one } : one) as Config;
         const guard = t['guard'];
-        const guardName = guard === undefined ? '' : typeof guard === 'string' ? guard : String((guard as Config)['type']);
+        const guardName =
+          guard === undefined
+            ? ''
+            : typeof guard === 'string'
+              ? guard
+              : String((guard as Config)['type']);
         const targets = asArray(t['target']) as string[];
         if (targets.length === 0) internal.add(`${nodeId} | ${trigger} | ${guardName}`);
-        for (const target of targets) transitions.add(`${nodeId} | ${trigger} | ${guardName} | ${resolve(target)}`);
+        for (const target of targets)
+          transitions.add(`${nodeId} | ${trigger} | ${guardName} | ${resolve(target)}`);
       }
     };
     for (const [event, spec] of Object.entries((node['on'] ?? {}) as Config)) add(event, spec);
-    for (const [delay, spec] of Object.entries((node['after'] ?? {}) as Config)) add(`after ${delay}`, spec);
+    for (const [delay, spec] of Object.entries((node['after'] ?? {}) as Config))
+      add(`after ${delay}`, spec);
     add('always', node['always']);
     for (const invoke of asArray(node['invoke']) as Config[]) {
       add(`done ${String(invoke['src'])}`, invoke['onDone']);
@@ -51,13 +74,16 @@ function readConfig(config: Config, id: string): { states: Map<string, string>; 
   return { states, transitions, internal };
 }
 
-const described = (t: GraphTransition): string => `${t.source} | ${t.event} | ${t.guard?.replace(/\(.*\)$/, '') ?? ''}`;
+const described = (t: GraphTransition): string =>
+  `${t.source} | ${t.event} | ${t.guard?.replace(/\(.*\)$/, '') ?? ''}`;
 
 describe('machineGraph(taskMachine)', () => {
   const graph = machineGraph(taskMachine);
   const oracle = readConfig(taskMachine.config as Config, taskMachine.id);
   const edge = (source: string, target: string, event: string): GraphTransition[] =>
-    graph.edges.filter((e) => e.source === `task.${source}` && e.target === `task.${target}` && e.event === event);
+    graph.edges.filter(
+      (e) => e.source === `task.${source}` && e.target === `task.${target}` && e.event === event,
+    );
 
   it('has exactly the states of the machine config, with their kinds', () => {
     expect(new Map(graph.nodes.map((n) => [n.id, n.kind]))).toEqual(oracle.states);
@@ -65,7 +91,9 @@ describe('machineGraph(taskMachine)', () => {
   });
 
   it('has exactly the transitions of the machine config (event, guard, target)', () => {
-    expect(new Set(graph.edges.map((e) => `${described(e)} | ${e.target}`))).toEqual(oracle.transitions);
+    expect(new Set(graph.edges.map((e) => `${described(e)} | ${e.target}`))).toEqual(
+      oracle.transitions,
+    );
     const internal = graph.nodes.flatMap((n) => n.internal);
     expect(new Set(internal.map(described))).toEqual(oracle.internal);
   });
@@ -73,15 +101,22 @@ describe('machineGraph(taskMachine)', () => {
   it('finds the parallel regions and their initial states', () => {
     const active = graph.nodes.find((n) => n.id === 'task.active');
     expect(active?.kind).toBe('parallel');
-    expect(active?.children).toEqual(expect.arrayContaining(['task.active.lifecycle', 'task.active.input', 'task.active.cancel']));
-    const regions = ((taskMachine.config.states as Config)['active'] as Config)['states'] as Record<string, Config>;
+    expect(active?.children).toEqual(
+      expect.arrayContaining(['task.active.lifecycle', 'task.active.input', 'task.active.cancel']),
+    );
+    const regions = ((taskMachine.config.states as Config)['active'] as Config)['states'] as Record<
+      string,
+      Config
+    >;
     expect(active?.children).toEqual(Object.keys(regions).map((key) => `task.active.${key}`));
     for (const [key, region] of Object.entries(regions)) {
       const node = graph.nodes.find((n) => n.id === `task.active.${key}`);
       expect(node?.region).toBe(true);
       expect(node?.initial).toBe(`task.active.${key}.${String(region['initial'])}`);
     }
-    expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle')?.initial).toBe('task.active.lifecycle.waiting');
+    expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle')?.initial).toBe(
+      'task.active.lifecycle.waiting',
+    );
     expect(graph.nodes.find((n) => n.id === 'task')?.initial).toBe('task.active');
   });
 
@@ -91,7 +126,11 @@ describe('machineGraph(taskMachine)', () => {
     expect(done[0]?.trigger).toBe('done');
     expect(done[0]?.actions).toContain('applyReport');
 
-    const after = edge('active.lifecycle.waiting', 'active.lifecycle.polling', 'after pollInterval');
+    const after = edge(
+      'active.lifecycle.waiting',
+      'active.lifecycle.polling',
+      'after pollInterval',
+    );
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ trigger: 'after', delay: 'pollInterval' });
     expect(after[0]?.guard).toBeUndefined();
@@ -99,30 +138,51 @@ describe('machineGraph(taskMachine)', () => {
     const expiry = edge('active.lifecycle.waiting', 'expired', 'after pollInterval')[0];
     expect(expiry?.guard).toBe('askedAfterTtl');
     expect(expiry!.order).toBeLessThan(after[0]!.order);
-    expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle.polling')?.invokes).toEqual(['pollTask']);
+    expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle.polling')?.invokes).toEqual([
+      'pollTask',
+    ]);
   });
 
   it('T13, T17: errors, cancel and the terminal statuses lead to final states', () => {
     expect(edge('active.lifecycle.polling', 'gone', 'error pollTask')[0]?.guard).toBe('isGone');
-    expect(edge('active.lifecycle.polling', 'active.lifecycle.backoff', 'error pollTask')[0]?.guard).toBeUndefined();
+    expect(
+      edge('active.lifecycle.polling', 'active.lifecycle.backoff', 'error pollTask')[0]?.guard,
+    ).toBeUndefined();
     expect(edge('active.cancel.idle', 'active.cancel.sending', 'task.cancel')).toHaveLength(1);
     for (const status of ['completed', 'failed', 'cancelled']) {
       expect(edge('active', status, 'always')[0]?.guard).toBe(`statusIs(${status})`);
     }
     const finals = graph.nodes.filter((n) => n.kind === 'final').map((n) => n.key);
-    expect(finals.sort()).toEqual(['cancelled', 'completed', 'expired', 'failed', 'forgotten', 'gone']);
+    expect(finals.sort()).toEqual([
+      'cancelled',
+      'completed',
+      'expired',
+      'failed',
+      'forgotten',
+      'gone',
+    ]);
   });
 
   it('keeps targetless transitions on their node, with their actions', () => {
     const lifecycle = graph.nodes.find((n) => n.id === 'task.active.lifecycle');
-    expect(lifecycle?.internal).toMatchObject([{ event: 'task.notification', target: null, actions: ['applyReport'] }]);
-    const reenter = edge('active.lifecycle.waiting', 'active.lifecycle.waiting', 'task.notification')[0];
+    expect(lifecycle?.internal).toMatchObject([
+      { event: 'task.notification', target: null, actions: ['applyReport'] },
+    ]);
+    const reenter = edge(
+      'active.lifecycle.waiting',
+      'active.lifecycle.waiting',
+      'task.notification',
+    )[0];
     expect(reenter).toMatchObject({ guard: 'intervalChanges', reenter: true });
   });
 
   it('labels raw XState events for people', () => {
-    expect(eventLabel(graph, 'xstate.done.actor.0.task.active.lifecycle.polling')).toBe('done pollTask');
-    expect(eventLabel(graph, 'xstate.after.pollInterval.task.active.lifecycle.waiting')).toBe('after pollInterval');
+    expect(eventLabel(graph, 'xstate.done.actor.0.task.active.lifecycle.polling')).toBe(
+      'done pollTask',
+    );
+    expect(eventLabel(graph, 'xstate.after.pollInterval.task.active.lifecycle.waiting')).toBe(
+      'after pollInterval',
+    );
     expect(eventLabel(graph, 'xstate.init')).toBe('start');
     expect(eventLabel(graph, 'task.cancel')).toBe('task.cancel');
   });
@@ -137,7 +197,11 @@ describe('active states', () => {
 
   it('lists one leaf per parallel region, or the final state', () => {
     const value = { active: { lifecycle: 'polling', input: 'idle', cancel: 'sending' } };
-    expect(activeLeafIds(graph, value)).toEqual(['task.active.lifecycle.polling', 'task.active.input.idle', 'task.active.cancel.sending']);
+    expect(activeLeafIds(graph, value)).toEqual([
+      'task.active.lifecycle.polling',
+      'task.active.input.idle',
+      'task.active.cancel.sending',
+    ]);
     expect(activeStateIds('task', value)).toContain('task.active.cancel');
     expect(activeLeafIds(graph, 'completed')).toEqual(['task.completed']);
   });
@@ -149,14 +213,30 @@ describe('machineGraph on any machine', () => {
       id: 'm',
       type: 'parallel',
       states: {
-        a: { initial: 'x', states: { x: { after: { 250: 'y' } }, y: { on: { go: { target: 'x', guard: () => true } } } } },
-        b: { initial: 'p', states: { p: { on: { both: { target: ['#m.a.y', '#m.b.q'] } } }, q: { type: 'final' } } },
+        a: {
+          initial: 'x',
+          states: {
+            x: { after: { 250: 'y' } },
+            y: { on: { go: { target: 'x', guard: () => true } } },
+          },
+        },
+        b: {
+          initial: 'p',
+          states: { p: { on: { both: { target: ['#m.a.y', '#m.b.q'] } } }, q: { type: 'final' } },
+        },
       },
     });
     const graph = machineGraph(machine);
-    expect(graph.edges.find((e) => e.source === 'm.a.x')).toMatchObject({ event: 'after 250ms', target: 'm.a.y', trigger: 'after' });
+    expect(graph.edges.find((e) => e.source === 'm.a.x')).toMatchObject({
+      event: 'after 250ms',
+      target: 'm.a.y',
+      trigger: 'after',
+    });
     expect(graph.edges.find((e) => e.source === 'm.a.y')?.guard).toBe('inline guard');
-    expect(graph.edges.filter((e) => e.source === 'm.b.p').map((e) => e.target)).toEqual(['m.a.y', 'm.b.q']);
+    expect(graph.edges.filter((e) => e.source === 'm.b.p').map((e) => e.target)).toEqual([
+      'm.a.y',
+      'm.b.q',
+    ]);
     expect(graph.nodes.find((n) => n.id === 'm')?.kind).toBe('parallel');
   });
 });

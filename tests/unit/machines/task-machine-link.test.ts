@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DetailedTask } from '../../../src/protocol/task.ts';
-import { BASE, flush, follow as followTask, report, TASK_ID } from '../helpers/task-machine-driver.ts';
+import {
+  BASE,
+  flush,
+  follow as followTask,
+  report,
+  TASK_ID,
+} from '../helpers/task-machine-driver.ts';
 
 /** The shared driver, with tasks/get recorded as `polls`. */
 function follow(options: Parameters<typeof followTask>[0] = {}) {
@@ -21,7 +27,12 @@ describe('taskMachine: the link region', () => {
     expect(snap().matches({ active: { link: 'reconnecting', lifecycle: 'waiting' } })).toBe(true);
     expect(snap().context.link).toEqual({ since: BASE, reason: 'connection dropped', attempt: 0 });
     await send({ type: 'connection.retrying', attempt: 2, retryAt: 1234 });
-    expect(snap().context.link).toEqual({ since: BASE, reason: 'connection dropped', attempt: 2, retryAt: 1234 });
+    expect(snap().context.link).toEqual({
+      since: BASE,
+      reason: 'connection dropped',
+      attempt: 2,
+      retryAt: 1234,
+    });
     await send({ type: 'connection.restored' });
     expect(snap().matches({ active: { link: 'online' } })).toBe(true);
     expect(snap().context.link).toBeUndefined();
@@ -55,7 +66,9 @@ describe('taskMachine: the link region', () => {
 
   it('C8: a tasks/get in flight when the link breaks stays polling (the client re-issues it) and its answer counts', async () => {
     let answer: (task: DetailedTask) => void = () => {};
-    const { advance, send, snap, polls } = follow({ poll: (n, at) => (n === 1 ? new Promise((r) => (answer = r)) : report('working', {}, at)) });
+    const { advance, send, snap, polls } = follow({
+      poll: (n, at) => (n === 1 ? new Promise((r) => (answer = r)) : report('working', {}, at)),
+    });
     await advance(1000);
     await send({ type: 'connection.lost', reason: 'dropped' });
     expect(snap().matches({ active: { lifecycle: 'polling', link: 'reconnecting' } })).toBe(true);
@@ -72,7 +85,10 @@ describe('taskMachine: the link region', () => {
     const { advance, send, snap, polls } = follow();
     await send({ type: 'connection.lost', reason: 'dropped' });
     await advance(2000);
-    await send({ type: 'task.notification', task: report('completed', { result: { content: [] } }, 2000) });
+    await send({
+      type: 'task.notification',
+      task: report('completed', { result: { content: [] } }, 2000),
+    });
     expect(snap().value).toBe('completed');
     expect(snap().context.outcome).toBe('completed');
     await advance(3000);
@@ -90,7 +106,9 @@ describe('taskMachine: the link region', () => {
   });
 
   it('T13: -32602 after the reconnect (a restarted in-memory server) ends gone', async () => {
-    const { advance, send, snap } = follow({ poll: () => Promise.reject({ code: -32602, message: 'Unknown task' }) });
+    const { advance, send, snap } = follow({
+      poll: () => Promise.reject({ code: -32602, message: 'Unknown task' }),
+    });
     await send({ type: 'connection.lost', reason: 'server worker killed' });
     await advance(1500);
     await send({ type: 'connection.restored' });

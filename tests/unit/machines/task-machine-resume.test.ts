@@ -13,26 +13,47 @@ const BASE = Date.parse(CREATED);
 /** The reload happens this long after creation. */
 const RELOADED_AT = 5000;
 
-const elicit = (message: string): InputRequest => ({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } } });
+const elicit = (message: string): InputRequest => ({
+  method: 'elicitation/create',
+  params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+});
 
 function report(status: TaskStatus, extra: Partial<DetailedTask> = {}, at = 0): DetailedTask {
-  return { taskId: TASK_ID, status, createdAt: CREATED, lastUpdatedAt: new Date(BASE + at).toISOString(), ttlMs: null, pollIntervalMs: 1000, ...extra };
+  return {
+    taskId: TASK_ID,
+    status,
+    createdAt: CREATED,
+    lastUpdatedAt: new Date(BASE + at).toISOString(),
+    ttlMs: null,
+    pollIntervalMs: 1000,
+    ...extra,
+  };
 }
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function resume(last: DetailedTask, facts: Partial<TaskResume>, poll: (n: number) => DetailedTask = () => last) {
+function resume(
+  last: DetailedTask,
+  facts: Partial<TaskResume>,
+  poll: (n: number) => DetailedTask = () => last,
+) {
   const clock = new SimulatedClock();
-  const calls = { get: [] as number[], update: [] as Record<string, unknown>[], cancel: [] as number[] };
+  const calls = {
+    get: [] as number[],
+    update: [] as Record<string, unknown>[],
+    cancel: [] as number[],
+  };
   const machine = taskMachine.provide({
     actors: {
       pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => {
         calls.get.push(clock.now());
         return poll(calls.get.length);
       }),
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async ({ input }) => {
-        calls.update.push(input.inputResponses);
-      }),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
+        async ({ input }) => {
+          calls.update.push(input.inputResponses);
+        },
+      ),
       sendCancel: fromPromise<void, { taskId: string }>(async () => {
         calls.cancel.push(clock.now());
       }),
@@ -41,7 +62,12 @@ function resume(last: DetailedTask, facts: Partial<TaskResume>, poll: (n: number
   const now = (): number => BASE + RELOADED_AT + clock.now();
   const actor = createActor(machine, {
     clock,
-    input: { task: last, toolName: 'deploy_service', now, resume: { answeredKeys: [], unsent: {}, cancelRequested: false, polls: 3, ...facts } },
+    input: {
+      task: last,
+      toolName: 'deploy_service',
+      now,
+      resume: { answeredKeys: [], unsent: {}, cancelRequested: false, polls: 3, ...facts },
+    },
   });
   actor.start();
   const advance = async (ms: number) => {
@@ -75,8 +101,10 @@ describe('taskMachine resumed from stored facts', () => {
 
   it('T14: a key answered before the reload is never asked again, however often polls repeat it', async () => {
     const asking = { confirm: elicit('Delete?'), reason: elicit('Why?') };
-    const t = resume(report('input_required', { inputRequests: asking }), { answeredKeys: ['confirm'], nextPollAt: 0 }, () =>
-      report('input_required', { inputRequests: asking }, 4000),
+    const t = resume(
+      report('input_required', { inputRequests: asking }),
+      { answeredKeys: ['confirm'], nextPollAt: 0 },
+      () => report('input_required', { inputRequests: asking }, 4000),
     );
     await t.advance(1);
     expect(Object.keys(t.snap().context.pendingInputs)).toEqual(['reason']);
@@ -85,31 +113,44 @@ describe('taskMachine resumed from stored facts', () => {
   });
 
   it('T15: answers given before the reload but never acknowledged are sent again', async () => {
-    const t = resume(report('input_required'), { answeredKeys: ['confirm'], unsent: { confirm: { action: 'accept' } }, nextPollAt: BASE + RELOADED_AT + 500 });
+    const t = resume(report('input_required'), {
+      answeredKeys: ['confirm'],
+      unsent: { confirm: { action: 'accept' } },
+      nextPollAt: BASE + RELOADED_AT + 500,
+    });
     await t.advance(1);
     expect(t.calls.update).toEqual([{ confirm: { action: 'accept' } }]);
   });
 
-  it('T17: a cancel intended before the reload is sent again; the status stays the server\'s', async () => {
-    const t = resume(report('working'), { cancelRequested: true, nextPollAt: BASE + RELOADED_AT + 500 });
+  it("T17: a cancel intended before the reload is sent again; the status stays the server's", async () => {
+    const t = resume(report('working'), {
+      cancelRequested: true,
+      nextPollAt: BASE + RELOADED_AT + 500,
+    });
     await t.advance(1);
     expect(t.calls.cancel).toEqual([0]);
     expect(t.snap().context.cancelRequested).toBe(true);
     expect(t.snap().context.task.status).toBe('working');
   });
 
-  it('T13: a task whose TTL passed while the page was away is asked once, and the server\'s verdict ends it', async () => {
+  it("T13: a task whose TTL passed while the page was away is asked once, and the server's verdict ends it", async () => {
     const gone = Object.assign(new Error('Task not found'), { code: -32602 });
-    const t = resume(report('working', { ttlMs: 2000, pollIntervalMs: 500 }), { nextPollAt: BASE + 2400 }, () => {
-      throw gone;
-    });
+    const t = resume(
+      report('working', { ttlMs: 2000, pollIntervalMs: 500 }),
+      { nextPollAt: BASE + 2400 },
+      () => {
+        throw gone;
+      },
+    );
     await t.advance(1);
     expect(t.calls.get).toHaveLength(1);
     expect(t.snap().value).toBe('gone');
   });
 
   it('T13: a server still saying working to a poll sent after the TTL is given up on as expired', async () => {
-    const t = resume(report('working', { ttlMs: 2000, pollIntervalMs: 500 }), { nextPollAt: BASE + 2400 });
+    const t = resume(report('working', { ttlMs: 2000, pollIntervalMs: 500 }), {
+      nextPollAt: BASE + 2400,
+    });
     await t.advance(1);
     expect(t.calls.get).toHaveLength(1);
     expect(t.snap().status).toBe('active');
@@ -119,7 +160,9 @@ describe('taskMachine resumed from stored facts', () => {
   });
 
   it('a resumed task that ended on the server reaches the same outcome as a followed one', async () => {
-    const t = resume(report('working'), { nextPollAt: 0 }, () => report('completed', { result: { content: [{ type: 'text', text: 'ok' }] } }, 4500));
+    const t = resume(report('working'), { nextPollAt: 0 }, () =>
+      report('completed', { result: { content: [{ type: 'text', text: 'ok' }] } }, 4500),
+    );
     await t.advance(1);
     expect(t.snap().value).toBe('completed');
     expect(t.snap().status).toBe('done');

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import { backoffMs, rpcErrorCode, taskMachine } from '../../../src/machines/task-machine.ts';
 import type { DetailedTask, InputRequest } from '../../../src/protocol/task.ts';
-import { asking, BASE, created, flush, follow, GONE, report, TASK_ID } from '../helpers/task-machine-driver.ts';
+import {
+  asking,
+  BASE,
+  created,
+  flush,
+  follow,
+  GONE,
+  report,
+  TASK_ID,
+} from '../helpers/task-machine-driver.ts';
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 const never = () => new Promise<never>(() => {});
@@ -10,8 +19,16 @@ const never = () => new Promise<never>(() => {});
 describe('taskMachine', () => {
   it('starts waiting in every region, following the taskId it was given', () => {
     const { snap } = follow();
-    expect(snap().value).toEqual({ active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle', link: 'online' } });
-    expect(snap().context).toMatchObject({ taskId: TASK_ID, toolName: 'slow-report', polls: 0, cancelRequested: false, createdAt: BASE });
+    expect(snap().value).toEqual({
+      active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle', link: 'online' },
+    });
+    expect(snap().context).toMatchObject({
+      taskId: TASK_ID,
+      toolName: 'slow-report',
+      polls: 0,
+      cancelRequested: false,
+      createdAt: BASE,
+    });
   });
 
   it('T12: waits pollIntervalMs before the first tasks/get', async () => {
@@ -39,7 +56,9 @@ describe('taskMachine', () => {
   });
 
   it('T6, T12: follows pollIntervalMs when a report changes it', async () => {
-    const { calls, advance, snap } = follow({ poll: (n) => report('working', { pollIntervalMs: n >= 3 ? 3000 : 1000 }) });
+    const { calls, advance, snap } = follow({
+      poll: (n) => report('working', { pollIntervalMs: n >= 3 ? 3000 : 1000 }),
+    });
     await advance(3000 + 3000 * 3);
     expect(snap().context.pollIntervalMs).toBe(3000);
     expect(gaps(calls.get.map((c) => c.at))).toEqual([1000, 1000, 3000, 3000, 3000]);
@@ -52,7 +71,10 @@ describe('taskMachine', () => {
     await advance(500);
     expect(calls.get.map((c) => c.at)).toEqual([1000, 2000]); // same interval: timer untouched
     await advance(200);
-    await send({ type: 'task.notification', task: report('working', { pollIntervalMs: 4000 }, 2100) });
+    await send({
+      type: 'task.notification',
+      task: report('working', { pollIntervalMs: 4000 }, 2100),
+    });
     await advance(3999);
     expect(calls.get).toHaveLength(2);
     await advance(1);
@@ -60,7 +82,9 @@ describe('taskMachine', () => {
   });
 
   it('T14: an input request repeated on 3 polls is surfaced once', async () => {
-    const { actor, advance, snap } = follow({ poll: () => report('input_required', { inputRequests: asking('name') }) });
+    const { actor, advance, snap } = follow({
+      poll: () => report('input_required', { inputRequests: asking('name') }),
+    });
     let surfaced = 0;
     let shown = false;
     const seen = new Set<InputRequest>();
@@ -79,38 +103,60 @@ describe('taskMachine', () => {
 
   it('T14, T15: answering sends one tasks/update and the key is never surfaced again', async () => {
     const { actor, calls, advance, send, snap } = follow({
-      poll: (n) => (n <= 4 ? report('input_required', { inputRequests: asking('name') }, n) : report('working', {}, n)),
+      poll: (n) =>
+        n <= 4
+          ? report('input_required', { inputRequests: asking('name') }, n)
+          : report('working', {}, n),
       update: never, // ack still outstanding: polling must carry on meanwhile
     });
     await advance(1000);
     expect(Object.keys(snap().context.pendingInputs)).toEqual(['name']);
     let resurfaced = false;
     actor.subscribe((s) => (resurfaced ||= 'name' in s.context.pendingInputs));
-    await send({ type: 'task.answer', responses: { name: { action: 'accept', content: { name: 'Ada' } } } });
-    expect(calls.update).toEqual([{ at: 1000, taskId: TASK_ID, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } }]);
+    await send({
+      type: 'task.answer',
+      responses: { name: { action: 'accept', content: { name: 'Ada' } } },
+    });
+    expect(calls.update).toEqual([
+      {
+        at: 1000,
+        taskId: TASK_ID,
+        inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+      },
+    ]);
     expect(snap().context.answeredKeys).toEqual(['name']);
     await advance(4000); // the server keeps listing it for 3 more polls before catching up
     expect(calls.get).toHaveLength(5);
     expect(resurfaced).toBe(false);
-    await send({ type: 'task.answer', responses: { name: { action: 'accept', content: { name: 'Bob' } } } });
+    await send({
+      type: 'task.answer',
+      responses: { name: { action: 'accept', content: { name: 'Bob' } } },
+    });
     expect(calls.update).toHaveLength(1);
     expect(snap().context.task.status).toBe('working');
   });
 
   it('T15: partial answers with two keys send only the answered one; the other stays pending', async () => {
     const { calls, advance, send, snap } = follow({
-      poll: (n) => report('input_required', { inputRequests: n <= 2 ? asking('a', 'b') : asking('b') }, n),
+      poll: (n) =>
+        report('input_required', { inputRequests: n <= 2 ? asking('a', 'b') : asking('b') }, n),
     });
     await advance(1000);
     expect(Object.keys(snap().context.pendingInputs).sort()).toEqual(['a', 'b']);
-    await send({ type: 'task.answer', responses: { a: { action: 'accept' }, zzz: { action: 'accept' } } });
+    await send({
+      type: 'task.answer',
+      responses: { a: { action: 'accept' }, zzz: { action: 'accept' } },
+    });
     expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: { action: 'accept' } }]);
     expect(Object.keys(snap().context.pendingInputs)).toEqual(['b']);
     await advance(2000);
     expect(Object.keys(snap().context.pendingInputs)).toEqual(['b']);
     expect(snap().context.task.status).toBe('input_required');
     await send({ type: 'task.answer', responses: { b: { action: 'decline' } } });
-    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: { action: 'accept' } }, { b: { action: 'decline' } }]);
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([
+      { a: { action: 'accept' } },
+      { b: { action: 'decline' } },
+    ]);
     expect(snap().context.answeredKeys).toEqual(['a', 'b']);
     expect(snap().context.pendingInputs).toEqual({});
   });
@@ -160,7 +206,10 @@ describe('taskMachine', () => {
   });
 
   it('T17: cancel sets cancelRequested, sends one tasks/cancel, and a late completed ends completed', async () => {
-    const { actor, calls, advance, send, snap } = follow({ poll: (n) => (n < 3 ? report('working', {}, n) : report('completed', { result: { content: [] } }, n)) });
+    const { actor, calls, advance, send, snap } = follow({
+      poll: (n) =>
+        n < 3 ? report('working', {}, n) : report('completed', { result: { content: [] } }, n),
+    });
     await advance(1000);
     actor.send({ type: 'task.cancel' });
     actor.send({ type: 'task.cancel' }); // while the first is in flight
@@ -195,20 +244,30 @@ describe('taskMachine', () => {
     expect(calls.cancel).toHaveLength(2);
   });
 
-  it.each(['completed', 'failed', 'cancelled'] as const)('T9: %s is final: no more polls, later events change nothing', async (status) => {
-    const { calls, advance, send, snap } = follow({ poll: () => report(status, status === 'failed' ? { error: { code: -32603, message: 'boom' } } : {}, 5) });
-    await advance(1000);
-    expect(snap().value).toBe(status);
-    expect(snap().status).toBe('done');
-    expect(snap().context.outcome).toBe(status);
-    const before = snap();
-    await send({ type: 'task.notification', task: report('working', {}, 9) });
-    await send({ type: 'task.cancel' });
-    await advance(10_000);
-    expect(calls.get).toHaveLength(1);
-    expect(calls.cancel).toHaveLength(0);
-    expect(snap().context).toEqual(before.context);
-  });
+  it.each(['completed', 'failed', 'cancelled'] as const)(
+    'T9: %s is final: no more polls, later events change nothing',
+    async (status) => {
+      const { calls, advance, send, snap } = follow({
+        poll: () =>
+          report(
+            status,
+            status === 'failed' ? { error: { code: -32603, message: 'boom' } } : {},
+            5,
+          ),
+      });
+      await advance(1000);
+      expect(snap().value).toBe(status);
+      expect(snap().status).toBe('done');
+      expect(snap().context.outcome).toBe(status);
+      const before = snap();
+      await send({ type: 'task.notification', task: report('working', {}, 9) });
+      await send({ type: 'task.cancel' });
+      await advance(10_000);
+      expect(calls.get).toHaveLength(1);
+      expect(calls.cancel).toHaveLength(0);
+      expect(snap().context).toEqual(before.context);
+    },
+  );
 
   it('T13: tasks/get answered -32602 ends gone', async () => {
     const { calls, advance, snap } = follow({ poll: () => Promise.reject(GONE) });
@@ -221,7 +280,10 @@ describe('taskMachine', () => {
   });
 
   it('T13: gives up as expired once createdAt + ttlMs (+ one interval) has passed', async () => {
-    const { calls, advance, snap } = follow({ task: { ttlMs: 5000 }, poll: (n) => report('working', { ttlMs: 5000 }, n) });
+    const { calls, advance, snap } = follow({
+      task: { ttlMs: 5000 },
+      poll: (n) => report('working', { ttlMs: 5000 }, n),
+    });
     await advance(6999);
     expect(calls.get).toHaveLength(6); // the poll at 6000 is within the grace
     expect(snap().status).toBe('active');
@@ -231,7 +293,7 @@ describe('taskMachine', () => {
     expect(calls.get).toHaveLength(6);
   });
 
-  it('T13: a slow answer just before the TTL does not end the task unasked: the next poll gets the server\'s verdict', async () => {
+  it("T13: a slow answer just before the TTL does not end the task unasked: the next poll gets the server's verdict", async () => {
     // Every answer takes 800 ms: the last poll sent before the TTL is answered "working" after it.
     const answers: { at: number; resolve: () => void }[] = [];
     let simulatedNow = 0;
@@ -239,7 +301,9 @@ describe('taskMachine', () => {
       task: { ttlMs: 5000, pollIntervalMs: 500 },
       poll: async (_, at) => {
         await new Promise<void>((resolve) => answers.push({ at: at + 800, resolve }));
-        return at < 5000 ? report('working', { ttlMs: 5000, pollIntervalMs: 500 }, at) : report('failed', { ttlMs: 5000, error: { code: -32603, message: 'Task expired' } }, at);
+        return at < 5000
+          ? report('working', { ttlMs: 5000, pollIntervalMs: 500 }, at)
+          : report('failed', { ttlMs: 5000, error: { code: -32603, message: 'Task expired' } }, at);
       },
     });
     for (let t = 0; t < 8000; t++) {
@@ -248,13 +312,18 @@ describe('taskMachine', () => {
       for (const answer of answers.filter((a) => a.at <= simulatedNow)) answer.resolve();
     }
     // Polls at 500, 1800, 3100, 4400 (answered at 5200 "working"), then 5700, past the old deadline of 5500.
-    expect(calls.get.map((c) => Math.round(c.at / 100) * 100)).toEqual([500, 1800, 3100, 4400, 5700]);
+    expect(calls.get.map((c) => Math.round(c.at / 100) * 100)).toEqual([
+      500, 1800, 3100, 4400, 5700,
+    ]);
     expect(snap().value).toBe('failed');
   });
 
   it('T13: uses the injected now(), the ttlMs of the latest report, and never expires with ttlMs null', async () => {
     let wall = BASE;
-    const { advance, snap, calls } = follow({ now: () => wall, poll: (n) => report('working', { ttlMs: n === 1 ? null : 60_000 }, n) });
+    const { advance, snap, calls } = follow({
+      now: () => wall,
+      poll: (n) => report('working', { ttlMs: n === 1 ? null : 60_000 }, n),
+    });
     wall = BASE + 365 * 86_400_000;
     await advance(1000);
     expect(snap().context.ttlMs).toBeNull();
@@ -269,24 +338,34 @@ describe('taskMachine', () => {
     const failing = new Set([1, 2, 3, 4, 5, 6, 8, 9]);
     const { calls, advance, snap } = follow({
       task: { pollIntervalMs: 100 },
-      poll: (n) => (failing.has(n) ? Promise.reject(new Error('connection reset')) : report('working', { pollIntervalMs: 100 }, n)),
+      poll: (n) =>
+        failing.has(n)
+          ? Promise.reject(new Error('connection reset'))
+          : report('working', { pollIntervalMs: 100 }, n),
     });
     await advance(100 + 500 + 1000 + 2000 + 4000 + 8000 + 8000 + 100 + 500 + 1000);
     // capped at 8000; a success (7th) resets the backoff to 500
-    expect(gaps(calls.get.map((c) => c.at))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 100, 500, 1000]);
+    expect(gaps(calls.get.map((c) => c.at))).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000, 100, 500, 1000,
+    ]);
     expect(calls.get.every((c) => c.taskId === TASK_ID)).toBe(true);
     expect(snap().context.lastError).toEqual({ message: 'connection reset' });
     expect(snap().matches({ active: { lifecycle: 'waiting' } })).toBe(true);
   });
 
   it('T12: a backoff is never shorter than pollIntervalMs', async () => {
-    const { calls, advance } = follow({ poll: (n) => (n === 1 ? Promise.reject(new Error('timeout')) : report('working')) });
+    const { calls, advance } = follow({
+      poll: (n) => (n === 1 ? Promise.reject(new Error('timeout')) : report('working')),
+    });
     await advance(2999);
     expect(calls.get.map((c) => c.at)).toEqual([1000, 2000]);
   });
 
   it('C7: other protocol errors on tasks/get back off instead of ending', async () => {
-    const { calls, advance, snap } = follow({ poll: (n) => (n === 1 ? Promise.reject({ code: -32603, message: 'internal' }) : report('working', {}, n)) });
+    const { calls, advance, snap } = follow({
+      poll: (n) =>
+        n === 1 ? Promise.reject({ code: -32603, message: 'internal' }) : report('working', {}, n),
+    });
     await advance(2000);
     expect(calls.get).toHaveLength(2);
     expect(snap().status).toBe('active');
@@ -296,9 +375,15 @@ describe('taskMachine', () => {
   it('T18: a pushed completed task ends it without another poll', async () => {
     const { calls, advance, send, snap } = follow();
     await advance(1500);
-    await send({ type: 'task.notification', task: report('completed', { result: { content: [{ type: 'text', text: 'done' }] } }, 1500) });
+    await send({
+      type: 'task.notification',
+      task: report('completed', { result: { content: [{ type: 'text', text: 'done' }] } }, 1500),
+    });
     expect(snap().value).toBe('completed');
-    expect(snap().context.task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
+    expect(snap().context.task).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'done' }] },
+    });
     await advance(5000);
     expect(calls.get).toHaveLength(1);
   });
@@ -307,15 +392,23 @@ describe('taskMachine', () => {
     const { advance, send, snap } = follow({ poll: never });
     await advance(1000);
     expect(snap().matches({ active: { lifecycle: 'polling' } })).toBe(true);
-    await send({ type: 'task.notification', task: report('failed', { error: { code: -32603, message: 'tool crashed' } }, 1000) });
+    await send({
+      type: 'task.notification',
+      task: report('failed', { error: { code: -32603, message: 'tool crashed' } }, 1000),
+    });
     expect(snap().value).toBe('failed');
   });
 
   it('T18: an older report arriving after a newer push does not roll the task back', async () => {
     let release: (t: DetailedTask) => void = () => {};
-    const { advance, send, snap } = follow({ poll: () => new Promise<DetailedTask>((r) => (release = r)) });
+    const { advance, send, snap } = follow({
+      poll: () => new Promise<DetailedTask>((r) => (release = r)),
+    });
     await advance(1000);
-    await send({ type: 'task.notification', task: report('working', { statusMessage: 'step 2' }, 2000) });
+    await send({
+      type: 'task.notification',
+      task: report('working', { statusMessage: 'step 2' }, 2000),
+    });
     release(report('input_required', { inputRequests: asking('old') }, 900));
     await flush();
     expect(snap().context.task.statusMessage).toBe('step 2');
@@ -336,7 +429,10 @@ describe('taskMachine', () => {
 
   it('default actors reject, so an unprovided machine fails loudly instead of faking a server', async () => {
     const clock = new SimulatedClock();
-    const actor = createActor(taskMachine, { clock, input: { task: created(), toolName: 't', now: () => BASE } }).start();
+    const actor = createActor(taskMachine, {
+      clock,
+      input: { task: created(), toolName: 't', now: () => BASE },
+    }).start();
     clock.increment(1000);
     await flush();
     expect(actor.getSnapshot().context.lastError).toEqual({ message: 'not provided' });

@@ -42,7 +42,14 @@ function setup() {
 }
 
 const createTaskResult = (id: number, taskId: string) =>
-  result(id, { resultType: 'task', taskId, status: 'working', createdAt: '2026-07-28T10:00:00Z', lastUpdatedAt: '2026-07-28T10:00:00Z', ttlMs: null });
+  result(id, {
+    resultType: 'task',
+    taskId,
+    status: 'working',
+    createdAt: '2026-07-28T10:00:00Z',
+    lastUpdatedAt: '2026-07-28T10:00:00Z',
+    ttlMs: null,
+  });
 
 describe('FaultyNetwork', () => {
   it('offline for N seconds: the link breaks, every connect is refused until then, then works', async () => {
@@ -54,14 +61,24 @@ describe('FaultyNetwork', () => {
     await expect(connect()).rejects.toThrow('network offline');
     clock.increment(2000);
     await expect(connect()).rejects.toThrow('network offline');
-    expect(network.log.events.filter((e) => e.kind === 'connect.refused').map(describeFault)).toEqual([
+    expect(
+      network.log.events.filter((e) => e.kind === 'connect.refused').map(describeFault),
+    ).toEqual([
       'connect refused: network offline (3.0 s left)',
       'connect refused: network offline (1.0 s left)',
     ]);
     clock.increment(1000);
     expect(network.offline).toBe(false);
     await expect(connect()).resolves.toBeDefined();
-    expect(kinds()).toEqual(['link.opened', 'network.offline', 'link.dropped', 'connect.refused', 'connect.refused', 'network.online', 'link.opened']);
+    expect(kinds()).toEqual([
+      'link.opened',
+      'network.offline',
+      'link.dropped',
+      'connect.refused',
+      'connect.refused',
+      'network.online',
+      'link.opened',
+    ]);
   });
 
   it('back online early ends the offline window at once', async () => {
@@ -82,7 +99,14 @@ describe('FaultyNetwork', () => {
     network.restartServer();
     expect(server.generation).toBe(2);
     await expect(connect()).resolves.toBeDefined();
-    expect(kinds()).toEqual(['link.opened', 'link.dropped', 'server.killed', 'connect.refused', 'server.started', 'link.opened']);
+    expect(kinds()).toEqual([
+      'link.opened',
+      'link.dropped',
+      'server.killed',
+      'connect.refused',
+      'server.started',
+      'link.opened',
+    ]);
   });
 
   it('M3: "drop right after the next CreateTaskResult" delivers it, then drops; the rule fires once', async () => {
@@ -126,7 +150,11 @@ describe('FaultyNetwork', () => {
     end.reply(result(1, { taskId: 't1', status: 'working' }));
     clock.increment(0);
     expect(server.running).toBe(true);
-    end.reply({ jsonrpc: '2.0', method: 'notifications/tasks', params: { taskId: 't1', status: 'input_required' } });
+    end.reply({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { taskId: 't1', status: 'input_required' },
+    });
     clock.increment(0);
     expect(server.running).toBe(false);
     expect(link.closed).toBe(true);
@@ -144,7 +172,14 @@ describe('FaultyNetwork', () => {
     const mark = link.send(request(1, 'tasks/update', { taskId: 't1', inputResponses: {} }));
     clock.increment(0);
     expect(end.received).toEqual([]);
-    expect(updates).toEqual([{ packet: mark.packet, at: 0, lost: 'rule', rule: 'When a tasks/update reaches the server: lose that message' }]);
+    expect(updates).toEqual([
+      {
+        packet: mark.packet,
+        at: 0,
+        lost: 'rule',
+        rule: 'When a tasks/update reaches the server: lose that message',
+      },
+    ]);
     link.send(request(2, 'tasks/cancel', { taskId: 't1' }));
     clock.increment(0);
     expect(end.received).toHaveLength(1); // delivered, then the network went offline
@@ -154,7 +189,13 @@ describe('FaultyNetwork', () => {
 
   it('faultsForTask: a task sees faults on its own messages and every link, network and server fault', async () => {
     const { clock, server, network, connect } = setup();
-    network.setConditions('out', { latencyMs: 0, jitterMs: 0, lossRate: 1, duplicateRate: 0, reorderRate: 0 });
+    network.setConditions('out', {
+      latencyMs: 0,
+      jitterMs: 0,
+      lossRate: 1,
+      duplicateRate: 0,
+      reorderRate: 0,
+    });
     const link = (await connect()) as FaultyTransport;
     link.send(request(1, 'tasks/get', { taskId: 'mine' }));
     link.send(request(2, 'tasks/get', { taskId: 'other' }));
@@ -162,7 +203,17 @@ describe('FaultyNetwork', () => {
     network.killServer();
     void server;
     const mine = faultsForTask(network.log.events, 'mine');
-    expect(mine.map((e) => e.kind)).toEqual(['link.opened', 'packet.lost', 'link.dropped', 'server.killed']);
-    expect(mine.map(describeFault)).toEqual(['link #1 opened', 'lost → tasks/get mine (loss rate)', 'link #1 dropped: server worker killed', 'server worker #1 killed']);
+    expect(mine.map((e) => e.kind)).toEqual([
+      'link.opened',
+      'packet.lost',
+      'link.dropped',
+      'server.killed',
+    ]);
+    expect(mine.map(describeFault)).toEqual([
+      'link #1 opened',
+      'lost → tasks/get mine (loss rate)',
+      'link #1 dropped: server worker killed',
+      'server worker #1 killed',
+    ]);
   });
 });

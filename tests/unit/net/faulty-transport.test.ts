@@ -12,7 +12,13 @@ import { CLEAN, type DirectionConditions } from '../../../src/net/link-condition
 import type { NetMark, PacketUpdate } from '../../../src/net/transport.ts';
 import { FakeServerEnd, request, result } from '../helpers/fake-link.ts';
 
-async function link(options: { seed?: number; out?: Partial<DirectionConditions>; in?: Partial<DirectionConditions> } = {}) {
+async function link(
+  options: {
+    seed?: number;
+    out?: Partial<DirectionConditions>;
+    in?: Partial<DirectionConditions>;
+  } = {},
+) {
   const clock = new SimulatedClock();
   const network = new FaultyNetwork({ scheduler: clock, seed: options.seed ?? 1 });
   network.setConditions('out', { ...CLEAN, ...options.out });
@@ -33,7 +39,8 @@ async function link(options: { seed?: number; out?: Partial<DirectionConditions>
   return { clock, network, server, transport, arrivals, received, lost, closes, updates, faults };
 }
 
-const ids = (messages: { message: unknown }[]) => messages.map((m) => (m.message as { id: number }).id);
+const ids = (messages: { message: unknown }[]) =>
+  messages.map((m) => (m.message as { id: number }).id);
 
 describe('FaultyTransport', () => {
   it('a perfect link delivers in order, marks each message, and reports arrival', async () => {
@@ -51,7 +58,10 @@ describe('FaultyTransport', () => {
   });
 
   it('latency with jitter: every delay lies in latency ± jitter, per direction', async () => {
-    const { clock, transport, server, arrivals, received } = await link({ out: { latencyMs: 300, jitterMs: 100 }, in: { latencyMs: 50 } });
+    const { clock, transport, server, arrivals, received } = await link({
+      out: { latencyMs: 300, jitterMs: 100 },
+      in: { latencyMs: 50 },
+    });
     const marks = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => transport.send(request(id, 'tasks/get')));
     for (const mark of marks) {
       expect(mark.delayMs).toBeGreaterThanOrEqual(200);
@@ -61,7 +71,8 @@ describe('FaultyTransport', () => {
     expect(arrivals).toHaveLength(0);
     for (let t = 200; t <= 400; t++) clock.increment(1);
     expect(arrivals).toHaveLength(8);
-    for (const arrival of arrivals) expect(arrival.at).toBe(marks[(arrival.message as { id: number }).id - 1]!.delayMs);
+    for (const arrival of arrivals)
+      expect(arrival.at).toBe(marks[(arrival.message as { id: number }).id - 1]!.delayMs);
     expect(arrivals.map((a) => a.at)).toEqual([...arrivals.map((a) => a.at)].sort((a, b) => a - b));
     server.reply(result(1, {}));
     clock.increment(49);
@@ -72,7 +83,10 @@ describe('FaultyTransport', () => {
 
   it('a seed replays the same fates; another seed draws others', async () => {
     const fates = async (seed: number) => {
-      const { transport } = await link({ seed, out: { latencyMs: 200, jitterMs: 150, lossRate: 0.3, duplicateRate: 0.2 } });
+      const { transport } = await link({
+        seed,
+        out: { latencyMs: 200, jitterMs: 150, lossRate: 0.3, duplicateRate: 0.2 },
+      });
       return Array.from({ length: 30 }, (_, i) => {
         const mark = transport.send(request(i + 1, 'tasks/get'));
         return [mark.delayMs, mark.lost ?? '', mark.duplicated ?? false];
@@ -83,7 +97,10 @@ describe('FaultyTransport', () => {
   });
 
   it('loss: a lost request never reaches the server; a lost response is reported, never delivered', async () => {
-    const { clock, transport, server, arrivals, received, lost, faults } = await link({ out: { lossRate: 1 }, in: { lossRate: 1 } });
+    const { clock, transport, server, arrivals, received, lost, faults } = await link({
+      out: { lossRate: 1 },
+      in: { lossRate: 1 },
+    });
     const mark = transport.send(request(1, 'tasks/get', { taskId: 't1' }));
     expect(mark.lost).toBe('loss');
     server.reply(result(9, { taskId: 't1', status: 'working' }));
@@ -99,7 +116,10 @@ describe('FaultyTransport', () => {
   });
 
   it('duplication: the server gets a request twice; the page gets a response twice, the copy marked', async () => {
-    const { clock, transport, server, arrivals, received, faults } = await link({ out: { duplicateRate: 1, latencyMs: 10 }, in: { duplicateRate: 1 } });
+    const { clock, transport, server, arrivals, received, faults } = await link({
+      out: { duplicateRate: 1, latencyMs: 10 },
+      in: { duplicateRate: 1 },
+    });
     const mark = transport.send(request(1, 'tasks/update', { taskId: 't1' }));
     expect(mark.duplicated).toBe(true);
     clock.increment(20);
@@ -112,7 +132,9 @@ describe('FaultyTransport', () => {
   });
 
   it('reordering: a held message is overtaken by the next one, and both are marked reordered', async () => {
-    const { clock, transport, network, arrivals, updates, faults } = await link({ out: { reorderRate: 1, latencyMs: 5 } });
+    const { clock, transport, network, arrivals, updates, faults } = await link({
+      out: { reorderRate: 1, latencyMs: 5 },
+    });
     const first = transport.send(request(1, 'tasks/get', { taskId: 'a' }));
     expect(first.heldMs).toBeGreaterThan(0);
     network.setConditions('out', { ...CLEAN, latencyMs: 5 });
@@ -123,7 +145,10 @@ describe('FaultyTransport', () => {
       [2, true],
       [1, true],
     ]);
-    expect(faults('packet.reordered').map((e) => ('taskId' in e ? e.taskId : ''))).toEqual(['b', 'a']);
+    expect(faults('packet.reordered').map((e) => ('taskId' in e ? e.taskId : ''))).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('reordering with nothing behind it: held, then delivered alone, not marked reordered', async () => {
@@ -137,7 +162,8 @@ describe('FaultyTransport', () => {
   });
 
   it('C8: dropping the link loses everything in flight, both ways, and closes both ends once', async () => {
-    const { clock, transport, server, network, arrivals, lost, closes, updates, faults } = await link({ out: { latencyMs: 100 }, in: { latencyMs: 100 } });
+    const { clock, transport, server, network, arrivals, lost, closes, updates, faults } =
+      await link({ out: { latencyMs: 100 }, in: { latencyMs: 100 } });
     const mark = transport.send(request(1, 'tasks/get', { taskId: 't1' }));
     server.reply(result(0, { taskId: 't0', status: 'working' }));
     clock.increment(50);
@@ -149,13 +175,18 @@ describe('FaultyTransport', () => {
     expect(closes).toEqual(['dropped by test']);
     expect(server.closed).toBe(true);
     expect(transport.closed).toBe(true);
-    expect(faults('link.dropped')).toMatchObject([{ link: 1, reason: 'dropped by test', inFlight: 2 }]);
+    expect(faults('link.dropped')).toMatchObject([
+      { link: 1, reason: 'dropped by test', inFlight: 2 },
+    ]);
     expect(() => transport.send(request(2, 'tasks/get'))).toThrow('transport is closed');
     expect(network.openLinks).toBe(0);
   });
 
   it('a server end that breaks (worker killed) breaks the link the same way', async () => {
-    const { clock, transport, server, lost, closes, updates } = await link({ out: { latencyMs: 100 }, in: { latencyMs: 100 } });
+    const { clock, transport, server, lost, closes, updates } = await link({
+      out: { latencyMs: 100 },
+      in: { latencyMs: 100 },
+    });
     transport.send(request(1, 'tasks/get'));
     server.reply(result(0, {}));
     server.close('server worker killed');

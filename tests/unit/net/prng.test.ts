@@ -3,7 +3,14 @@ import { normalizeSeed, Prng } from '../../../src/net/prng.ts';
 
 describe('Prng', () => {
   it('replays the same sequence for the same seed, and another for another seed', () => {
-    const draw = (seed: number) => Array.from({ length: 20 }, ((p) => () => p.next())(new Prng(seed)));
+    const draw = (seed: number) =>
+      Array.from(
+        { length: 20 },
+        (
+          (p) => () =>
+            p.next()
+        )(new Prng(seed)),
+      );
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
   });

@@ -5,19 +5,34 @@ import { headerSafe, httpHeadersFor } from '../../../src/protocol/envelope.ts';
 const decode = (value: string): string => {
   const match = /^=\?base64\?(.*)\?=$/s.exec(value);
   if (!match) return value;
-  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0)));
+  return new TextDecoder('utf-8', { fatal: true }).decode(
+    Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0)),
+  );
 };
 
 describe('Mcp-Name', () => {
   it('T19: a visible-ASCII taskId travels as it is', () => {
-    const headers = httpHeadersFor({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 'aZ09-_x' } });
+    const headers = httpHeadersFor({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tasks/get',
+      params: { taskId: 'aZ09-_x' },
+    });
     expect(headers['mcp-name']).toBe('aZ09-_x');
   });
 
   it('T19: a name no header can hold as it is travels Base64-encoded (SEP-2243), and decodes to itself', () => {
-    for (const name of ['grüßen', 'tâche-💥', ' padded ', '', 'line\r\nbreak', '=?base64?AAA?=', '\u0000']) {
+    for (const name of [
+      'grüßen',
+      'tâche-💥',
+      ' padded ',
+      '',
+      'line\r\nbreak',
+      '=?base64?AAA?=',
+      '\u0000',
+    ]) {
       const value = headerSafe(name);
-            expect(value, name).toMatch(/^=\?base64\?[A-Za-z0-9+/=]*\?=$/);
+      expect(value, name).toMatch(/^=\?base64\?[A-Za-z0-9+/=]*\?=$/);
       expect(decode(value), name).toBe(name);
       // A Headers object accepts it (it refuses bytes above 0xFF and CR/LF).
       expect(() => new Headers({ 'mcp-name': value })).not.toThrow();

@@ -4,9 +4,16 @@ import { WorkerControlSchema, WorkerEventSchema } from '../../../src/protocol/wo
 
 describe('worker control messages', () => {
   it('accepts a start naming a store, and a connect naming an identity', () => {
-    expect(WorkerControlSchema.safeParse({ type: 'start', store: { kind: 'memory' } }).success).toBe(true);
-    expect(WorkerControlSchema.safeParse({ type: 'start', store: { kind: 'indexeddb', database: 'db' } }).success).toBe(true);
-    expect(WorkerControlSchema.safeParse({ type: 'connect', identity: 'learner' }).success).toBe(true);
+    expect(
+      WorkerControlSchema.safeParse({ type: 'start', store: { kind: 'memory' } }).success,
+    ).toBe(true);
+    expect(
+      WorkerControlSchema.safeParse({ type: 'start', store: { kind: 'indexeddb', database: 'db' } })
+        .success,
+    ).toBe(true);
+    expect(WorkerControlSchema.safeParse({ type: 'connect', identity: 'learner' }).success).toBe(
+      true,
+    );
     expect(WorkerControlSchema.safeParse({ type: 'hold-jobs', held: true }).success).toBe(true);
   });
 
@@ -28,8 +35,17 @@ describe('worker control messages', () => {
   });
 
   it('reads what a worker says about its store', () => {
-    expect(WorkerEventSchema.parse({ type: 'ready', store: 'indexeddb' })).toEqual({ type: 'ready', store: 'indexeddb' });
-    expect(WorkerEventSchema.safeParse({ type: 'storage-error', requested: 'indexeddb', message: 'QuotaExceededError' }).success).toBe(true);
+    expect(WorkerEventSchema.parse({ type: 'ready', store: 'indexeddb' })).toEqual({
+      type: 'ready',
+      store: 'indexeddb',
+    });
+    expect(
+      WorkerEventSchema.safeParse({
+        type: 'storage-error',
+        requested: 'indexeddb',
+        message: 'QuotaExceededError',
+      }).success,
+    ).toBe(true);
     expect(WorkerEventSchema.safeParse({ type: 'ready', store: 'disk' }).success).toBe(false);
   });
 });

@@ -16,18 +16,62 @@ export class FakeStage implements ScenarioStage {
 
   constructor(now: () => number) {
     this.#now = now;
-    this.obs = { now: 0, wire: [], tasks: [], calls: [], probes: [], faults: [], peers: [], connected: true, pageLoadedAt: 0 };
+    this.obs = {
+      now: 0,
+      wire: [],
+      tasks: [],
+      calls: [],
+      probes: [],
+      faults: [],
+      peers: [],
+      connected: true,
+      pageLoadedAt: 0,
+    };
   }
 
   /** A row arrives (only the fields the tests look at matter). */
   addRow(row: Partial<WireRow>): void {
-    const full: WireRow = { seq: this.obs.wire.length + 1, at: this.#now(), direction: 'in', kind: 'result', method: undefined, id: 1, taskId: undefined, gist: '', reissueOf: undefined, reissueReason: undefined, net: undefined, message: {}, search: '', connection: undefined, ...row };
+    const full: WireRow = {
+      seq: this.obs.wire.length + 1,
+      at: this.#now(),
+      direction: 'in',
+      kind: 'result',
+      method: undefined,
+      id: 1,
+      taskId: undefined,
+      gist: '',
+      reissueOf: undefined,
+      reissueReason: undefined,
+      net: undefined,
+      message: {},
+      search: '',
+      connection: undefined,
+      ...row,
+    };
     this.obs = { ...this.obs, wire: [...this.obs.wire, full] };
   }
 
   setTask(task: Partial<TaskView> & { taskId: string }): void {
-    const base: TaskView = { toolName: 'slow_compute', serverStatus: 'working', statusMessage: undefined, final: undefined, regions: undefined, polls: 0, pollIntervalMs: 500, cancelRequested: false, pendingInputKeys: [], answeredKeys: [], result: undefined, error: undefined, resumes: 0, ...task };
-    this.obs = { ...this.obs, tasks: [...this.obs.tasks.filter((t) => t.taskId !== task.taskId), base] };
+    const base: TaskView = {
+      toolName: 'slow_compute',
+      serverStatus: 'working',
+      statusMessage: undefined,
+      final: undefined,
+      regions: undefined,
+      polls: 0,
+      pollIntervalMs: 500,
+      cancelRequested: false,
+      pendingInputKeys: [],
+      answeredKeys: [],
+      result: undefined,
+      error: undefined,
+      resumes: 0,
+      ...task,
+    };
+    this.obs = {
+      ...this.obs,
+      tasks: [...this.obs.tasks.filter((t) => t.taskId !== task.taskId), base],
+    };
   }
 
   async reset(setup: StageSetup): Promise<void> {
@@ -37,7 +81,9 @@ export class FakeStage implements ScenarioStage {
     return { ...this.obs, now: this.#now(), wire: this.obs.wire.filter((row) => row.at >= since) };
   }
   callTool(name: string, args: Record<string, unknown>, declare: boolean): void {
-    this.actions.push(`call ${name} ${JSON.stringify(args)} ${declare ? 'declared' : 'undeclared'}`);
+    this.actions.push(
+      `call ${name} ${JSON.stringify(args)} ${declare ? 'declared' : 'undeclared'}`,
+    );
   }
   answer(taskId: string, key: string): void {
     this.actions.push(`answer ${taskId} ${key}`);

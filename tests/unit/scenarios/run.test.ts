@@ -3,7 +3,13 @@ import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { expectThat, taskEnds, wireNever, wireShows } from '../../../src/scenarios/expect.ts';
 import { withPlantedFailure } from '../../../src/scenarios/planted.ts';
-import { drillScore, explain, readingDelayMs, SavedRunSchema, type RunSnapshot } from '../../../src/scenarios/run-state.ts';
+import {
+  drillScore,
+  explain,
+  readingDelayMs,
+  SavedRunSchema,
+  type RunSnapshot,
+} from '../../../src/scenarios/run-state.ts';
 import { ScenarioRun, type RunOptions } from '../../../src/scenarios/run.ts';
 import { defineScenario, type ScenarioDefinition } from '../../../src/scenarios/scenario.ts';
 import { taskFinished, taskFollowed } from '../../../src/scenarios/waits.ts';
@@ -22,8 +28,17 @@ const twoSteps = defineScenario({
       narration: 'Calls slow_compute.',
       run: (stage) => stage.callTool('slow_compute', { seconds: 1 }, true),
       until: taskFollowed('slow_compute'),
-      predict: { question: 'How does it end?', choices: ['completed', 'failed'], actual: (obs) => obs.tasks.at(-1)?.final ?? 'running', judgeAtStep: 'outcome' },
-      expect: [wireShows('handle', 'a task handle', { direction: 'in', method: 'tools/call' }, (row) => row.gist.startsWith('task'))],
+      predict: {
+        question: 'How does it end?',
+        choices: ['completed', 'failed'],
+        actual: (obs) => obs.tasks.at(-1)?.final ?? 'running',
+        judgeAtStep: 'outcome',
+      },
+      expect: [
+        wireShows('handle', 'a task handle', { direction: 'in', method: 'tools/call' }, (row) =>
+          row.gist.startsWith('task'),
+        ),
+      ],
     },
     {
       id: 'outcome',
@@ -44,7 +59,12 @@ function setup(scenario: ScenarioDefinition = twoSteps, options: RunOptions = {}
   clock.set(1_000_000);
   const stage = new FakeStage(() => clock.now());
   const snapshots: RunSnapshot[] = [];
-  const run = new ScenarioRun(scenario, stage, { scheduler: clock, speed: 'max', ...options, onchange: (snapshot, saved) => (snapshots.push(snapshot), options.onchange?.(snapshot, saved)) });
+  const run = new ScenarioRun(scenario, stage, {
+    scheduler: clock,
+    speed: 'max',
+    ...options,
+    onchange: (snapshot, saved) => (snapshots.push(snapshot), options.onchange?.(snapshot, saved)),
+  });
   /** Lets promises settle, then moves the clock on in ticks. */
   const advance = async (ms: number): Promise<void> => {
     for (let t = 0; t <= ms; t += 100) {
@@ -90,13 +110,26 @@ describe('ScenarioRun', () => {
     expect(run.snapshot.status).toBe('failed');
     const red = run.snapshot.expectations.find((e) => e.id === 'completed')!;
     expect(red.status).toBe('failed');
-    expect(explain(red)).toBe('Expected the slow_compute task ends completed; saw the slow_compute task ended failed (server said failed).');
+    expect(explain(red)).toBe(
+      'Expected the slow_compute task ends completed; saw the slow_compute task ended failed (server said failed).',
+    );
   });
 
   it('a `throughout` expectation turns red the moment it is broken, mid-step', async () => {
     const never = defineScenario({
       ...twoSteps,
-      steps: [{ ...twoSteps.steps[0]!, expect: [wireNever('no-result', 'no tasks/result request', { direction: 'out', method: 'tasks/result' })] }, twoSteps.steps[1]!],
+      steps: [
+        {
+          ...twoSteps.steps[0]!,
+          expect: [
+            wireNever('no-result', 'no tasks/result request', {
+              direction: 'out',
+              method: 'tasks/result',
+            }),
+          ],
+        },
+        twoSteps.steps[1]!,
+      ],
     });
     const { stage, run, advance } = setup(never);
     run.play();
@@ -114,7 +147,10 @@ describe('ScenarioRun', () => {
     run.play();
     await advance(20_100);
     expect(run.snapshot.status).toBe('failed');
-    expect(run.snapshot.steps[0]).toEqual({ status: 'timed-out', note: 'timed out after 20 s waiting for a slow_compute task to be followed' });
+    expect(run.snapshot.steps[0]).toEqual({
+      status: 'timed-out',
+      note: 'timed out after 20 s waiting for a slow_compute task to be followed',
+    });
     expect(run.snapshot.expectations.map((e) => [e.status, e.saw])).toEqual([
       ['failed', 'no tools/call received among 0 messages'],
       ['failed', 'its step never ran'],
@@ -122,7 +158,13 @@ describe('ScenarioRun', () => {
   });
 
   it('a step that throws ends the run red and says why', async () => {
-    const throwing = defineScenario({ ...twoSteps, steps: [{ ...twoSteps.steps[0]!, run: () => Promise.reject(new Error('no worker')) }, twoSteps.steps[1]!] });
+    const throwing = defineScenario({
+      ...twoSteps,
+      steps: [
+        { ...twoSteps.steps[0]!, run: () => Promise.reject(new Error('no worker')) },
+        twoSteps.steps[1]!,
+      ],
+    });
     const { run, advance } = setup(throwing);
     run.play();
     await advance(100);
@@ -179,10 +221,12 @@ describe('ScenarioRun', () => {
     expect(stage.resets).toHaveLength(2);
   });
 
-  it('carries on after a reload from what it saved, without running the step\'s action again', async () => {
+  it("carries on after a reload from what it saved, without running the step's action again", async () => {
     let saved: Parameters<NonNullable<RunOptions['onchange']>>[1] | undefined;
     // Through JSON and the schema, as the page keeps it in sessionStorage.
-    const first = setup(durableTwoSteps, { onchange: (_, s) => (saved = SavedRunSchema.parse(JSON.parse(JSON.stringify(s)))) });
+    const first = setup(durableTwoSteps, {
+      onchange: (_, s) => (saved = SavedRunSchema.parse(JSON.parse(JSON.stringify(s)))),
+    });
     first.run.play();
     await first.advance(200);
     first.run.dispose(); // The page goes away mid-step.
@@ -200,7 +244,7 @@ describe('ScenarioRun', () => {
     expect(second.run.snapshot.status).toBe('passed');
   });
 
-  it('the drill asks before a step\'s action, runs it on the guess, and scores it when the answer shows', async () => {
+  it("the drill asks before a step's action, runs it on the guess, and scores it when the answer shows", async () => {
     const { stage, run, advance } = setup(twoSteps, { drill: true });
     run.play();
     await advance(300);
@@ -221,7 +265,16 @@ describe('ScenarioRun', () => {
     expect(run.snapshot.predictions[0]?.actual).toBeUndefined();
     stage.setTask({ taskId: 't1', serverStatus: 'completed', final: 'completed' });
     await advance(200);
-    expect(run.snapshot.predictions).toEqual([{ stepIndex: 0, question: 'How does it end?', choices: expect.arrayContaining(['completed', 'failed']), guess: 'failed', actual: 'completed', correct: false }]);
+    expect(run.snapshot.predictions).toEqual([
+      {
+        stepIndex: 0,
+        question: 'How does it end?',
+        choices: expect.arrayContaining(['completed', 'failed']),
+        guess: 'failed',
+        actual: 'completed',
+        correct: false,
+      },
+    ]);
     expect(drillScore(run.snapshot.predictions)).toEqual({ right: 0, answered: 1 });
   });
 
@@ -257,7 +310,7 @@ describe('ScenarioRun', () => {
     expect(second.stage.holds).toEqual([true]);
   });
 
-  it('holds the server\'s jobs between steps, however long the learner takes, and lets them go when a step acts', async () => {
+  it("holds the server's jobs between steps, however long the learner takes, and lets them go when a step acts", async () => {
     const { stage, run, advance } = setup(twoSteps);
     run.step();
     await advance(200);
@@ -288,7 +341,12 @@ describe('ScenarioRun', () => {
     second.run.resume();
     expect(second.run.snapshot.status).toBe('failed');
     expect(second.stage.actions).toEqual([]);
-    expect(second.run.snapshot.steps[0]).toEqual({ status: 'error', note: expect.stringMatching(/^the page was reloaded mid-run, and this scenario's server kept its tasks in the worker's memory/) });
+    expect(second.run.snapshot.steps[0]).toEqual({
+      status: 'error',
+      note: expect.stringMatching(
+        /^the page was reloaded mid-run, and this scenario's server kept its tasks in the worker's memory/,
+      ),
+    });
   });
 
   it('waitFor lets an action race the server whatever the pace', async () => {
@@ -304,7 +362,9 @@ describe('ScenarioRun', () => {
             const obs = await waitFor(taskFollowed('slow_compute'));
             stage.cancel(obs.tasks[0]!.taskId);
           },
-          expect: [expectThat('cancelled', 'a cancel was sent', () => ({ pass: true, saw: 'yes' }))],
+          expect: [
+            expectThat('cancelled', 'a cancel was sent', () => ({ pass: true, saw: 'yes' })),
+          ],
         },
       ],
     });
@@ -329,7 +389,11 @@ describe('ScenarioRun', () => {
     expect(explain(planted)).toBe(
       'Expected the last task to end failed (planted on purpose by ?plant=wrong-outcome); saw the slow_compute task ended completed (server said completed).',
     );
-    expect(run.snapshot.expectations.filter((e) => e.id !== planted.id).every((e) => e.status === 'passed')).toBe(true);
+    expect(
+      run.snapshot.expectations
+        .filter((e) => e.id !== planted.id)
+        .every((e) => e.status === 'passed'),
+    ).toBe(true);
   });
 });
 
@@ -338,7 +402,10 @@ describe('SavedRunSchema', () => {
     const { run } = setup();
     const good = JSON.parse(JSON.stringify(run.saved)) as { snapshot: Record<string, unknown> };
     expect(SavedRunSchema.safeParse(good).success).toBe(true);
-    expect(SavedRunSchema.safeParse({ ...good, snapshot: { ...good.snapshot, status: 'sleeping' } }).success).toBe(false);
+    expect(
+      SavedRunSchema.safeParse({ ...good, snapshot: { ...good.snapshot, status: 'sleeping' } })
+        .success,
+    ).toBe(false);
     expect(SavedRunSchema.safeParse({ snapshot: good.snapshot }).success).toBe(false);
   });
 });

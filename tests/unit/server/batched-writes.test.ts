@@ -18,7 +18,10 @@ class CountingStore extends MemoryTaskStore {
     this.batches.push([taskId]);
     return super.update(taskId, update);
   }
-  override async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+  override async updateMany(
+    taskIds: readonly string[],
+    update: TaskUpdate,
+  ): Promise<(TaskRecord | undefined)[]> {
     this.batches.push([...taskIds]);
     if (this.failNext) {
       this.failNext = false;
@@ -35,13 +38,18 @@ async function storeWith(...ids: string[]): Promise<CountingStore> {
   return store;
 }
 
-const say = (message: string) => (r: TaskRecord) => ({ ...r, statusMessage: [r.statusMessage, message].filter(Boolean).join(', ') });
+const say = (message: string) => (r: TaskRecord) => ({
+  ...r,
+  statusMessage: [r.statusMessage, message].filter(Boolean).join(', '),
+});
 
 describe('BatchedWrites', () => {
   it('writes asked for in one turn reach the store as one updateMany', async () => {
     const store = await storeWith('a', 'b', 'c');
     const writes = new BatchedWrites(store);
-    const stored = await Promise.all(['a', 'b', 'c'].map((id) => writes.write(id, say(`hello ${id}`))));
+    const stored = await Promise.all(
+      ['a', 'b', 'c'].map((id) => writes.write(id, say(`hello ${id}`))),
+    );
     expect(store.batches).toEqual([['a', 'b', 'c']]);
     expect(stored.map((r) => r?.statusMessage)).toEqual(['hello a', 'hello b', 'hello c']);
   });

@@ -6,7 +6,11 @@
  * Client rejects `resultType: "task"`) POSTs through that same entry. Every
  * message crosses the real SDK handler: nothing between the two is mocked.
  */
-import { Client, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
 import {
   createTaskSessionFromClient,
   toolDeclarationFromMcpTool,
@@ -20,7 +24,10 @@ import { toJsonValue } from '@modelcontextprotocol/ext-tasks/core';
 import { PROTOCOL_VERSION } from '../../../src/protocol/constants.ts';
 import { httpHeadersFor } from '../../../src/protocol/envelope.ts';
 import { parseMessage } from '../../../src/protocol/jsonrpc.ts';
-import { createPlaygroundServer, type PlaygroundServer } from '../../../src/server/playground-server.ts';
+import {
+  createPlaygroundServer,
+  type PlaygroundServer,
+} from '../../../src/server/playground-server.ts';
 
 const ENDPOINT = 'http://playground.local/mcp';
 const CLIENT_INFO = { name: 'ext-tasks-interop', version: '1.0.0' } as const;
@@ -72,7 +79,8 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
   const authInfo = { token: identity, clientId: identity, scopes: [] };
 
   // The SDK transport's network: each HTTP request goes straight into our handler.
-  const fetchLike: FetchLike = async (url, init) => server.http.fetch(new Request(url, init), { authInfo });
+  const fetchLike: FetchLike = async (url, init) =>
+    server.http.fetch(new Request(url, init), { authInfo });
 
   const client = new Client(CLIENT_INFO, {
     capabilities: CLIENT_CAPABILITIES,
@@ -95,12 +103,25 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
   // ext-tasks hands over `{method, params}` (already framed with the _meta
   // envelope) plus transport context; the host owns ids and the HTTP POST.
   const rawDispatch: RawClientDispatch = async (request, dispatchOptions) => {
-    const parsed = parseMessage(typeof request === 'object' && request !== null && !Array.isArray(request) ? { jsonrpc: '2.0', id: nextId++, ...request } : request);
-    if (parsed.kind !== 'request') throw new TypeError(`ext-tasks dispatched something that is not a request: ${JSON.stringify(request)}`);
+    const parsed = parseMessage(
+      typeof request === 'object' && request !== null && !Array.isArray(request)
+        ? { jsonrpc: '2.0', id: nextId++, ...request }
+        : request,
+    );
+    if (parsed.kind !== 'request')
+      throw new TypeError(
+        `ext-tasks dispatched something that is not a request: ${JSON.stringify(request)}`,
+      );
     const message = { ...parsed.message, jsonrpc: '2.0' as const, id: Number(parsed.message.id) };
     const sentAt = Date.now();
-    const taskId = typeof message.params?.['taskId'] === 'string' ? message.params['taskId'] : undefined;
-    const stale = taskId !== undefined && message.method === 'tasks/get' && (staleReadsLeft.get(taskId) ?? 0) > 0 ? lastRead.get(taskId) : undefined;
+    const taskId =
+      typeof message.params?.['taskId'] === 'string' ? message.params['taskId'] : undefined;
+    const stale =
+      taskId !== undefined &&
+      message.method === 'tasks/get' &&
+      (staleReadsLeft.get(taskId) ?? 0) > 0
+        ? lastRead.get(taskId)
+        : undefined;
     if (taskId !== undefined && stale !== undefined) {
       staleReadsLeft.set(taskId, (staleReadsLeft.get(taskId) ?? 1) - 1);
       raw.push({ request: message, headers: {}, response: stale, sentAt, replayed: true });
@@ -108,7 +129,8 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
     }
     const headers: Record<string, string> = { ...httpHeadersFor(message) };
     // Headers ext-tasks chose (it sets Mcp-Name to the taskId on tasks/*, T19) win over our derived ones.
-    for (const [name, value] of Object.entries(dispatchOptions?.context?.headers ?? {})) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(dispatchOptions?.context?.headers ?? {}))
+      headers[name.toLowerCase()] = value;
     const response = await fetchLike(ENDPOINT, {
       method: 'POST',
       headers,
@@ -122,13 +144,17 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
       result = { kind: 'result', result: toJsonValue(answer.message.result) };
     } else if (answer.kind === 'error') {
       const { code, message: text, data } = answer.message.error;
-      result = { kind: 'error', error: { code, message: text, ...(data === undefined ? {} : { data: toJsonValue(data) }) } };
+      result = {
+        kind: 'error',
+        error: { code, message: text, ...(data === undefined ? {} : { data: toJsonValue(data) }) },
+      };
     } else {
       throw new Error(`no JSON-RPC response to ${message.method} (HTTP ${response.status})`);
     }
     if (taskId !== undefined && result.kind === 'result') {
       if (message.method === 'tasks/get') lastRead.set(taskId, result);
-      if (message.method === 'tasks/update') staleReadsLeft.set(taskId, options.staleReadsAfterUpdate ?? 0);
+      if (message.method === 'tasks/update')
+        staleReadsLeft.set(taskId, options.staleReadsAfterUpdate ?? 0);
     }
     raw.push({ request: message, headers, response: result, sentAt, replayed: false });
     return structuredClone(result);
@@ -137,7 +163,11 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
   const session = createTaskSessionFromClient(client, {
     endpointId: `playground:${identity}`,
     rawDispatch,
-    v2RequestFraming: { protocolVersion: PROTOCOL_VERSION, clientInfo: CLIENT_INFO, clientCapabilities: CLIENT_CAPABILITIES },
+    v2RequestFraming: {
+      protocolVersion: PROTOCOL_VERSION,
+      clientInfo: CLIENT_INFO,
+      clientCapabilities: CLIENT_CAPABILITIES,
+    },
     tools: { currentTool: (name) => tools.get(name) },
     onError: (error) => errors.push(error),
     ...(options.onInputRequest ? { onInputRequest: options.onInputRequest } : {}),

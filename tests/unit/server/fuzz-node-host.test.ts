@@ -22,10 +22,18 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { headerSafe, requestMeta } from '../../../src/protocol/envelope.ts';
 import { MAX_BODY_BYTES, startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
-import { createPlaygroundServer, type PlaygroundServer } from '../../../src/server/playground-server.ts';
+import {
+  createPlaygroundServer,
+  type PlaygroundServer,
+} from '../../../src/server/playground-server.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
-import { deeplyNested, isErrorResponse, mutatedRequest, prepareCase } from '../helpers/fuzz-inputs.ts';
+import {
+  deeplyNested,
+  isErrorResponse,
+  mutatedRequest,
+  prepareCase,
+} from '../helpers/fuzz-inputs.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'node-fuzz', version: '0' };
@@ -43,16 +51,32 @@ interface Reply {
 
 /** The headers a Streamable HTTP client would derive from any body, however broken (T19). */
 function headersFor(message: unknown, identity: string): Record<string, string> {
-  const m = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
-  const params = (typeof m['params'] === 'object' && m['params'] !== null ? m['params'] : {}) as Record<string, unknown>;
-  const meta = (typeof params['_meta'] === 'object' && params['_meta'] !== null ? params['_meta'] : {}) as Record<string, unknown>;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${identity}` };
-  const plain = (value: unknown): value is string => typeof value === 'string' && /^[\x21-\x7e]+$/.test(value);
+  const m = (typeof message === 'object' && message !== null ? message : {}) as Record<
+    string,
+    unknown
+  >;
+  const params = (
+    typeof m['params'] === 'object' && m['params'] !== null ? m['params'] : {}
+  ) as Record<string, unknown>;
+  const meta = (
+    typeof params['_meta'] === 'object' && params['_meta'] !== null ? params['_meta'] : {}
+  ) as Record<string, unknown>;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${identity}`,
+  };
+  const plain = (value: unknown): value is string =>
+    typeof value === 'string' && /^[\x21-\x7e]+$/.test(value);
   const version = meta['io.modelcontextprotocol/protocolVersion'];
   headers['mcp-protocol-version'] = plain(version) ? version : '2026-07-28';
   if (plain(m['method'])) headers['mcp-method'] = m['method'];
   const method = typeof m['method'] === 'string' ? m['method'] : '';
-  const name = method.startsWith('tasks/') ? params['taskId'] : m['method'] === 'tools/call' ? params['name'] : undefined;
+  const name = method.startsWith('tasks/')
+    ? params['taskId']
+    : m['method'] === 'tools/call'
+      ? params['name']
+      : undefined;
   if (typeof name === 'string') headers['mcp-name'] = headerSafe(name);
   return headers;
 }
@@ -69,8 +93,17 @@ async function post(body: BodyInit, headers: Record<string, string>): Promise<Re
   return { status: response.status, body: parsed };
 }
 
-async function call(method: string, params: Record<string, unknown>, identity = 'alice'): Promise<Reply> {
-  const message = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: requestMeta(CLIENT, TASKS) } };
+async function call(
+  method: string,
+  params: Record<string, unknown>,
+  identity = 'alice',
+): Promise<Reply> {
+  const message = {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params: { ...params, _meta: requestMeta(CLIENT, TASKS) },
+  };
   return post(JSON.stringify(message), headersFor(message, identity));
 }
 
@@ -87,9 +120,13 @@ afterEach(() => errors.mockClear());
 beforeAll(async () => {
   server = createPlaygroundServer({ sweepIntervalMs: 0 });
   host = await startNodeHost({ host: '127.0.0.1', port: 0, server });
-  const created = await call('tools/call', { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } });
+  const created = await call('tools/call', {
+    name: 'confirm_delete',
+    arguments: { filename: 'keep-me.txt' },
+  });
   victim = String((created.body as { result: { taskId: string } }).result.taskId);
-  for (let i = 0; i < 100 && (await server.store.get(victim))?.status !== 'input_required'; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 100 && (await server.store.get(victim))?.status !== 'input_required'; i++)
+    await new Promise((r) => setTimeout(r, 20));
   before = await factsOf(victim);
   expect(before.status).toBe('input_required');
 });
@@ -102,7 +139,13 @@ async function expectNothingElseTouched(): Promise<void> {
   expect(await factsOf(victim)).toEqual(before);
   const seen = await call('tasks/get', { taskId: victim });
   expect(seen.status).toBe(200);
-  expect(seen.body).toMatchObject({ result: { taskId: victim, status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } } });
+  expect(seen.body).toMatchObject({
+    result: {
+      taskId: victim,
+      status: 'input_required',
+      inputRequests: { confirm: { method: 'elicitation/create' } },
+    },
+  });
   expect(Object.prototype).not.toHaveProperty('polluted');
   expect(errors).not.toHaveBeenCalled();
 }
@@ -134,36 +177,71 @@ function expectRefused(reply: Reply, codes: readonly number[], label: string): v
 }
 
 /** Invalid UTF-8: a stray continuation byte, an overlong encoding, a surrogate, a cut-off sequence, a byte never used. */
-const BAD_UTF8: readonly (readonly number[])[] = [[0x80], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xff], [0xf8, 0x88, 0x80, 0x80, 0x80]];
+const BAD_UTF8: readonly (readonly number[])[] = [
+  [0x80],
+  [0xc0, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xe2, 0x82],
+  [0xff],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+];
 
 describe('fuzzing the Node host over HTTP', () => {
   it('C7, T20: every broken request gets a JSON-RPC error with a fitting code and status; nothing else is touched', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('alice', 'mallory'), mutatedRequest(victim), async (identity, request) => {
-        const { refusal } = request;
-        const message = prepareCase(request, identity, 'alice', () => nextId++);
-        const reply = await post(JSON.stringify(message), headersFor(message, identity));
-        const label = request.labels.join('; ');
-        if (refusal) expectRefused(reply, refusal, label);
-        else expect(isErrorResponse(reply.body) ? (reply.body as { error: { code: number } }).error.code : reply.status, label).not.toBe(-32603);
-        await expectNothingElseTouched();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('alice', 'mallory'),
+        mutatedRequest(victim),
+        async (identity, request) => {
+          const { refusal } = request;
+          const message = prepareCase(request, identity, 'alice', () => nextId++);
+          const reply = await post(JSON.stringify(message), headersFor(message, identity));
+          const label = request.labels.join('; ');
+          if (refusal) expectRefused(reply, refusal, label);
+          else
+            expect(
+              isErrorResponse(reply.body)
+                ? (reply.body as { error: { code: number } }).error.code
+                : reply.status,
+              label,
+            ).not.toBe(-32603);
+          await expectNothingElseTouched();
+        },
+      ),
       fcParameters(100),
     );
   });
 
   it('C7: a body with bytes that are not UTF-8, anywhere, gets 400 with -32700; the tools never see it', async () => {
-    const template = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { name: 'MARK' }, _meta: requestMeta(CLIENT, TASKS) } };
+    const template = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'greet', arguments: { name: 'MARK' }, _meta: requestMeta(CLIENT, TASKS) },
+    };
     const text = JSON.stringify(template);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...BAD_UTF8), fc.integer({ min: 0, max: text.length }), fc.boolean(), async (bad, at, inTheName) => {
-        const bytes = new TextEncoder().encode(inTheName ? text.slice(0, text.indexOf('MARK')) : text.slice(0, at));
-        const rest = new TextEncoder().encode(inTheName ? text.slice(text.indexOf('MARK')) : text.slice(at));
-        const body = new Uint8Array([...bytes, ...bad, ...rest]);
-        const reply = await post(body, headersFor(template, 'mallory'));
-        expectRefused(reply, [-32700], `${bad.map((b) => b.toString(16)).join(' ')} at ${inTheName ? 'the name' : at}`);
-        await expectNothingElseTouched();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...BAD_UTF8),
+        fc.integer({ min: 0, max: text.length }),
+        fc.boolean(),
+        async (bad, at, inTheName) => {
+          const bytes = new TextEncoder().encode(
+            inTheName ? text.slice(0, text.indexOf('MARK')) : text.slice(0, at),
+          );
+          const rest = new TextEncoder().encode(
+            inTheName ? text.slice(text.indexOf('MARK')) : text.slice(at),
+          );
+          const body = new Uint8Array([...bytes, ...bad, ...rest]);
+          const reply = await post(body, headersFor(template, 'mallory'));
+          expectRefused(
+            reply,
+            [-32700],
+            `${bad.map((b) => b.toString(16)).join(' ')} at ${inTheName ? 'the name' : at}`,
+          );
+          await expectNothingElseTouched();
+        },
+      ),
       fcParameters(40),
     );
   });
@@ -171,22 +249,45 @@ describe('fuzzing the Node host over HTTP', () => {
   it('C7: random bytes get a JSON-RPC error (-32700, or -32600 when they happen to be JSON)', async () => {
     const headers = headersFor({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 'mallory');
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 100 }).map((s) => new TextEncoder().encode(s))), async (bytes) => {
-        const reply = await post(bytes, headers);
-        expectRefused(reply, [-32700, -32600], `bytes ${Buffer.from(bytes).toString('hex').slice(0, 80)}`);
-        await expectNothingElseTouched();
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.string({ unit: 'binary', maxLength: 100 }).map((s) => new TextEncoder().encode(s)),
+        ),
+        async (bytes) => {
+          const reply = await post(bytes, headers);
+          expectRefused(
+            reply,
+            [-32700, -32600],
+            `bytes ${Buffer.from(bytes).toString('hex').slice(0, 80)}`,
+          );
+          await expectNothingElseTouched();
+        },
+      ),
       fcParameters(60),
     );
   });
 
   it('C7, T19: headers that disagree with the body get -32020 (or 401 / 415 for what comes before JSON-RPC)', async () => {
-    const message = { jsonrpc: '2.0', id: 0, method: 'tasks/get', params: { taskId: victim, _meta: requestMeta(CLIENT, TASKS) } };
+    const message = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'tasks/get',
+      params: { taskId: victim, _meta: requestMeta(CLIENT, TASKS) },
+    };
     const changes = fc.oneof(
-      fc.constantFrom('mcp-method', 'mcp-name', 'mcp-protocol-version').map((header) => ({ header, value: undefined as string | undefined })),
-      fc.tuple(fc.constantFrom('mcp-method', 'mcp-name'), fc.stringMatching(/^[\x21-\x7e]{1,30}$/)).map(([header, value]) => ({ header, value })),
-      fc.constantFrom('=?base64?AAA?=', '=?base64?not base64?=', '2025-11-25', '1999-01-01').map((value) => ({ header: 'mcp-protocol-version', value })),
-      fc.constantFrom('=?base64?AAA?=', '=?base64?!!!!?=', `=?base64?${btoa('other-task')}?=`).map((value) => ({ header: 'mcp-name', value })),
+      fc
+        .constantFrom('mcp-method', 'mcp-name', 'mcp-protocol-version')
+        .map((header) => ({ header, value: undefined as string | undefined })),
+      fc
+        .tuple(fc.constantFrom('mcp-method', 'mcp-name'), fc.stringMatching(/^[\x21-\x7e]{1,30}$/))
+        .map(([header, value]) => ({ header, value })),
+      fc
+        .constantFrom('=?base64?AAA?=', '=?base64?not base64?=', '2025-11-25', '1999-01-01')
+        .map((value) => ({ header: 'mcp-protocol-version', value })),
+      fc
+        .constantFrom('=?base64?AAA?=', '=?base64?!!!!?=', `=?base64?${btoa('other-task')}?=`)
+        .map((value) => ({ header: 'mcp-name', value })),
     );
     await fc.assert(
       fc.asyncProperty(changes, async ({ header, value }) => {
@@ -202,23 +303,59 @@ describe('fuzzing the Node host over HTTP', () => {
       fcParameters(40),
     );
     const plain = { ...message, id: nextId++ };
-    expect((await post(JSON.stringify(plain), { ...headersFor(plain, 'alice'), authorization: 'Basic x' })).status).toBe(401);
-    expect((await post(JSON.stringify(plain), { ...headersFor(plain, 'alice'), 'content-type': 'text/html' })).status).toBe(415);
+    expect(
+      (
+        await post(JSON.stringify(plain), {
+          ...headersFor(plain, 'alice'),
+          authorization: 'Basic x',
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await post(JSON.stringify(plain), {
+          ...headersFor(plain, 'alice'),
+          'content-type': 'text/html',
+        })
+      ).status,
+    ).toBe(415);
     await expectNothingElseTouched();
   });
 
   it('C7: bodies over 1 MiB (declared or chunked), and JSON nested 100,000 deep, are refused, and the host keeps serving', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: { pad: 'x'.repeat(MAX_BODY_BYTES), _meta: requestMeta(CLIENT, TASKS) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/list',
+      params: { pad: 'x'.repeat(MAX_BODY_BYTES), _meta: requestMeta(CLIENT, TASKS) },
+    });
     const headers = headersFor(JSON.parse(big), 'mallory');
     expectRefused(await post(big, headers), [-32600], 'over the limit');
-    const chunked = await fetch(host.url, { method: 'POST', headers, body: new Blob([big]).stream(), duplex: 'half' } as RequestInit);
+    const chunked = await fetch(host.url, {
+      method: 'POST',
+      headers,
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     await expectNothingElseTouched();
 
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expectRefused(await post(deep, headers), [-32600, -32700], 'deep array');
-    const request = { jsonrpc: '2.0', id: nextId++, method: 'tasks/update', params: { taskId: victim, inputResponses: { confirm: 'DEEP' }, _meta: requestMeta(CLIENT, TASKS) } };
-    const nested = JSON.stringify(request).replace('"DEEP"', JSON.stringify(deeplyNested(2000, 'object')));
+    const request = {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tasks/update',
+      params: {
+        taskId: victim,
+        inputResponses: { confirm: 'DEEP' },
+        _meta: requestMeta(CLIENT, TASKS),
+      },
+    };
+    const nested = JSON.stringify(request).replace(
+      '"DEEP"',
+      JSON.stringify(deeplyNested(2000, 'object')),
+    );
     // mallory's update names alice's task: refused as missing (T20), however deep.
     expectRefused(await post(nested, headersFor(request, 'mallory')), [-32602], 'deep answer');
     await expectNothingElseTouched();

@@ -17,7 +17,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { servePort } from '../../../src/server/port-host.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
-import { expectsNoAnswer, isErrorResponse, mutatedRequest, prepareCase, randomValue } from '../helpers/fuzz-inputs.ts';
+import {
+  expectsNoAnswer,
+  isErrorResponse,
+  mutatedRequest,
+  prepareCase,
+  randomValue,
+} from '../helpers/fuzz-inputs.ts';
 import { createHarness, pollUntil, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -35,7 +41,11 @@ async function factsOf(taskId: string): Promise<Omit<TaskRecord, 'lease'>> {
 
 beforeAll(async () => {
   h = await createHarness({}, 'alice');
-  const handle = await h.client.request('tools/call', { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } }, { tasks: true });
+  const handle = await h.client.request(
+    'tools/call',
+    { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } },
+    { tasks: true },
+  );
   victim = String(handle['taskId']);
   await pollUntil(h.client, victim, (task) => task['status'] === 'input_required');
   before = await factsOf(victim);
@@ -57,13 +67,14 @@ async function exchange(value: unknown, identity: string, quietMs: number): Prom
   });
   channel.port2.start();
   channel.port2.postMessage(value);
-  const wait = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    heard = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      heard = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   // The first answer may take a while on a busy machine; after it, any second one comes at once.
   if (!expectsNoAnswer(value)) await wait(5000);
   await wait(quietMs);
@@ -76,7 +87,11 @@ async function exchange(value: unknown, identity: string, quietMs: number): Prom
 async function expectNothingElseTouched(): Promise<void> {
   expect(await factsOf(victim)).toEqual(before);
   const seen = await h.client.request('tasks/get', { taskId: victim }, { tasks: true });
-  expect(seen).toMatchObject({ taskId: victim, status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+  expect(seen).toMatchObject({
+    taskId: victim,
+    status: 'input_required',
+    inputRequests: { confirm: { method: 'elicitation/create' } },
+  });
   expect(Object.prototype).not.toHaveProperty('polluted');
   expect(errors).not.toHaveBeenCalled();
 }
@@ -84,40 +99,57 @@ async function expectNothingElseTouched(): Promise<void> {
 describe('fuzzing the port host (worker entry)', () => {
   it('C7, T20: every broken request gets one JSON-RPC error with a fitting code; nothing else is touched', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('alice', 'mallory'), mutatedRequest(victim), async (identity, request) => {
-        const { refusal } = request;
-        const message = prepareCase(request, identity, 'alice', () => nextId++);
-        const replies = await exchange(message, identity, 20);
-        expect(replies, request.labels.join('; ')).toHaveLength(1);
-        const [reply] = replies as Record<string, unknown>[];
-        const validId = typeof message['id'] === 'string' || Number.isInteger(message['id']);
-        if (validId) expect(reply!['id']).toBe(message['id']);
-        if (refusal) {
-          expect(isErrorResponse(reply), `${request.labels.join('; ')} -> ${JSON.stringify(reply).slice(0, 300)}`).toBe(true);
-          expect(refusal, `${request.labels.join('; ')} -> ${JSON.stringify(reply).slice(0, 300)}`).toContain((reply as { error: { code: number } }).error.code);
-        } else {
-          // Left valid: answered, never with an internal error.
-          expect(isErrorResponse(reply) ? (reply as { error: { code: number } }).error.code : 'result', request.labels.join('; ')).not.toBe(-32603);
-        }
-        await expectNothingElseTouched();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('alice', 'mallory'),
+        mutatedRequest(victim),
+        async (identity, request) => {
+          const { refusal } = request;
+          const message = prepareCase(request, identity, 'alice', () => nextId++);
+          const replies = await exchange(message, identity, 20);
+          expect(replies, request.labels.join('; ')).toHaveLength(1);
+          const [reply] = replies as Record<string, unknown>[];
+          const validId = typeof message['id'] === 'string' || Number.isInteger(message['id']);
+          if (validId) expect(reply!['id']).toBe(message['id']);
+          if (refusal) {
+            expect(
+              isErrorResponse(reply),
+              `${request.labels.join('; ')} -> ${JSON.stringify(reply).slice(0, 300)}`,
+            ).toBe(true);
+            expect(
+              refusal,
+              `${request.labels.join('; ')} -> ${JSON.stringify(reply).slice(0, 300)}`,
+            ).toContain((reply as { error: { code: number } }).error.code);
+          } else {
+            // Left valid: answered, never with an internal error.
+            expect(
+              isErrorResponse(reply) ? (reply as { error: { code: number } }).error.code : 'result',
+              request.labels.join('; '),
+            ).not.toBe(-32603);
+          }
+          await expectNothingElseTouched();
+        },
+      ),
       fcParameters(150),
     );
   });
 
   it('C7: any value at all gets a JSON-RPC error (-32600), or no answer when it is a notification or a response', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('alice', 'mallory'), randomValue, async (identity, value) => {
-        const replies = await exchange(value, identity, 10);
-        if (expectsNoAnswer(value)) {
-          expect(replies).toEqual([]);
-        } else {
-          expect(replies).toHaveLength(1);
-          expect(isErrorResponse(replies[0])).toBe(true);
-          expect((replies[0] as { error: { code: number } }).error.code).toBe(-32600);
-        }
-        await expectNothingElseTouched();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('alice', 'mallory'),
+        randomValue,
+        async (identity, value) => {
+          const replies = await exchange(value, identity, 10);
+          if (expectsNoAnswer(value)) {
+            expect(replies).toEqual([]);
+          } else {
+            expect(replies).toHaveLength(1);
+            expect(isErrorResponse(replies[0])).toBe(true);
+            expect((replies[0] as { error: { code: number } }).error.code).toBe(-32600);
+          }
+          await expectNothingElseTouched();
+        },
+      ),
       fcParameters(150),
     );
   });
@@ -125,41 +157,95 @@ describe('fuzzing the port host (worker entry)', () => {
   it('C7: values only structured clone can carry (BigInt, cycles) and strings no header can hold get an error, not silence', async () => {
     const cycle: Record<string, unknown> = { name: 'loop' };
     cycle['self'] = cycle;
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+    };
     const cases: [string, Record<string, unknown>, number][] = [
       ['a BigInt param', { method: 'tools/list', params: { n: 10n, _meta: meta } }, -32600],
       ['a cyclic param', { method: 'tools/list', params: { loop: cycle, _meta: meta } }, -32600],
       ['a method outside ASCII', { method: 'tools/💥', params: { _meta: meta } }, -32601],
-      ['a method with CR LF', { method: 'tools/list\r\nX-Injected: 1', params: { _meta: meta } }, -32601],
-      ['a protocol version outside ASCII', { method: 'tools/list', params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2026-07-28💥' } } }, -32022],
+      [
+        'a method with CR LF',
+        { method: 'tools/list\r\nX-Injected: 1', params: { _meta: meta } },
+        -32601,
+      ],
+      [
+        'a protocol version outside ASCII',
+        {
+          method: 'tools/list',
+          params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2026-07-28💥' } },
+        },
+        -32022,
+      ],
       // Mcp-Name travels Base64-encoded (SEP-2243), so these reach the task rules.
-      ['a taskId outside ASCII', { method: 'tasks/get', params: { taskId: 'tâche-💥', _meta: meta } }, -32602],
-      ['a taskId that looks like the encoding', { method: 'tasks/get', params: { taskId: '=?base64?AAA?=', _meta: meta } }, -32602],
-      ['a tool name outside ASCII', { method: 'tools/call', params: { name: 'grüßen', arguments: {}, _meta: meta } }, -32602],
+      [
+        'a taskId outside ASCII',
+        { method: 'tasks/get', params: { taskId: 'tâche-💥', _meta: meta } },
+        -32602,
+      ],
+      [
+        'a taskId that looks like the encoding',
+        { method: 'tasks/get', params: { taskId: '=?base64?AAA?=', _meta: meta } },
+        -32602,
+      ],
+      [
+        'a tool name outside ASCII',
+        { method: 'tools/call', params: { name: 'grüßen', arguments: {}, _meta: meta } },
+        -32602,
+      ],
     ];
     for (const [label, body, code] of cases) {
       const id = nextId++;
       const replies = await exchange({ jsonrpc: '2.0', id, ...body }, 'mallory', 20);
-      expect(replies, label).toEqual([{ jsonrpc: '2.0', id, error: expect.objectContaining({ code }) }]);
+      expect(replies, label).toEqual([
+        { jsonrpc: '2.0', id, error: expect.objectContaining({ code }) },
+      ]);
       await expectNothingElseTouched();
     }
   });
 
   it("C7: a body over the SDK's size limit gets the SDK's own refusal, as over HTTP; one under it in bytes is served", async () => {
     // The port host hands small bodies to the SDK parsed; these sit around the point where it sends text instead.
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const limit = DEFAULT_MAX_REQUEST_BODY_SIZE;
     const cases: [string, string, 'refused' | 'served'][] = [
       ['ASCII over the limit', 'x'.repeat(limit + 1), 'refused'],
-      ['3-byte characters over the limit in bytes, not in characters', '€'.repeat(Math.ceil(limit / 3) + 1), 'refused'],
-      ['2-byte characters under the limit in bytes, over a third of it in characters', 'é'.repeat(Math.floor(limit / 2) - 1000), 'served'],
+      [
+        '3-byte characters over the limit in bytes, not in characters',
+        '€'.repeat(Math.ceil(limit / 3) + 1),
+        'refused',
+      ],
+      [
+        '2-byte characters under the limit in bytes, over a third of it in characters',
+        'é'.repeat(Math.floor(limit / 2) - 1000),
+        'served',
+      ],
     ];
     for (const [label, pad, outcome] of cases) {
       const id = nextId++;
-      const replies = await exchange({ jsonrpc: '2.0', id, method: 'tools/list', params: { pad, _meta: meta } }, 'mallory', 20);
+      const replies = await exchange(
+        { jsonrpc: '2.0', id, method: 'tools/list', params: { pad, _meta: meta } },
+        'mallory',
+        20,
+      );
       expect(replies, label).toHaveLength(1);
-      if (outcome === 'served') expect(replies[0], label).toMatchObject({ id, result: { tools: expect.any(Array) } });
-      else expect(replies[0], label).toEqual({ jsonrpc: '2.0', id, error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` } });
+      if (outcome === 'served')
+        expect(replies[0], label).toMatchObject({ id, result: { tools: expect.any(Array) } });
+      else
+        expect(replies[0], label).toEqual({
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: -32000,
+            message: `Payload Too Large: Request body must not exceed ${limit} bytes`,
+          },
+        });
       await expectNothingElseTouched();
     }
   });

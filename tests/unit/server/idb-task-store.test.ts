@@ -32,7 +32,9 @@ describe('IdbTaskStore', () => {
   it('upgrades a database left by schema v1 (tasks by id, no status index) and keeps its tasks', async () => {
     const name = freshName();
     // The previous schema, exactly as v1 created it.
-    const v1 = await openDB(name, 1, { upgrade: (db) => db.createObjectStore('tasks', { keyPath: 'taskId' }) });
+    const v1 = await openDB(name, 1, {
+      upgrade: (db) => db.createObjectStore('tasks', { keyPath: 'taskId' }),
+    });
     await v1.put('tasks', record('old-working'));
     await v1.put('tasks', record('old-done', { status: 'completed' }));
     v1.close();
@@ -52,11 +54,12 @@ describe('IdbTaskStore', () => {
     const store = await openStore();
     await store.create(record('w'));
     await store.create(record('i', { status: 'input_required' }));
-    for (const status of ['completed', 'failed', 'cancelled'] as const) await store.create(record(status, { status }));
+    for (const status of ['completed', 'failed', 'cancelled'] as const)
+      await store.create(record(status, { status }));
     expect((await store.unfinished()).map((r) => r.taskId).sort()).toEqual(['i', 'w']);
   });
 
-  it('C1, M5: a write through another connection (another worker) reaches this one\'s subscribers', async () => {
+  it("C1, M5: a write through another connection (another worker) reaches this one's subscribers", async () => {
     const name = freshName();
     const mine = await openStore(name);
     const theirs = await openStore(name);
@@ -70,7 +73,7 @@ describe('IdbTaskStore', () => {
     expect(await seen).toMatchObject({ taskId: 'a', cancelRequested: true });
   });
 
-  it('another worker\'s writes to many tasks are read back here together, not one transaction each', async () => {
+  it("another worker's writes to many tasks are read back here together, not one transaction each", async () => {
     const name = freshName();
     const mine = await openStore(name);
     const theirs = await openStore(name);
@@ -85,7 +88,10 @@ describe('IdbTaskStore', () => {
     });
     const opened = vi.spyOn(IDBDatabase.prototype, 'transaction');
     try {
-      await theirs.updateMany(ids, (r) => ({ ...r, lease: { holder: 'runner-2', expiresAt: 9000 } }));
+      await theirs.updateMany(ids, (r) => ({
+        ...r,
+        lease: { holder: 'runner-2', expiresAt: 9000 },
+      }));
       await done;
       // Their one write, then this worker's reads: the first change starts one, the rest wait and go together.
       expect(opened.mock.calls.length).toBeLessThanOrEqual(3);
@@ -111,7 +117,12 @@ describe('IdbTaskStore', () => {
     const two = await openStore(name);
     await one.create(record('a', { issuedInputKeys: [] }));
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).update('a', (r) => ({ ...r, issuedInputKeys: [...r.issuedInputKeys, `k${i}`] }))),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? one : two).update('a', (r) => ({
+          ...r,
+          issuedInputKeys: [...r.issuedInputKeys, `k${i}`],
+        })),
+      ),
     );
     expect((await one.get('a'))?.issuedInputKeys).toHaveLength(20);
   });
@@ -122,7 +133,10 @@ describe('IdbTaskStore', () => {
     for (const id of ids) await store.create(record(id));
     const opened = vi.spyOn(IDBDatabase.prototype, 'transaction');
     try {
-      await store.updateMany(ids, (r) => ({ ...r, lease: { holder: 'runner-1', expiresAt: 9000 } }));
+      await store.updateMany(ids, (r) => ({
+        ...r,
+        lease: { holder: 'runner-1', expiresAt: 9000 },
+      }));
       expect(opened.mock.calls.map(([, mode]) => mode ?? 'readonly')).toEqual(['readwrite']);
     } finally {
       opened.mockRestore();
@@ -135,8 +149,15 @@ describe('IdbTaskStore', () => {
     const one = await openStore(name);
     const two = await openStore(name);
     for (const id of ['a', 'b']) await one.create(record(id));
-    const add = (key: string) => (r: TaskRecord) => ({ ...r, issuedInputKeys: [...r.issuedInputKeys, key] });
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one.updateMany(['a', 'b'], add(`m${i}`)) : two.update('a', add(`u${i}`)))));
+    const add = (key: string) => (r: TaskRecord) => ({
+      ...r,
+      issuedInputKeys: [...r.issuedInputKeys, key],
+    });
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 ? one.updateMany(['a', 'b'], add(`m${i}`)) : two.update('a', add(`u${i}`)),
+      ),
+    );
     expect((await one.get('a'))?.issuedInputKeys).toHaveLength(10);
     expect((await two.get('b'))?.issuedInputKeys).toHaveLength(5);
   });
@@ -144,8 +165,12 @@ describe('IdbTaskStore', () => {
   it('refuses to wait when a tab running an older version holds the database open', async () => {
     const name = freshName();
     // An "older worker" on schema v1 that never closes its connection.
-    const older = await openDB(name, 1, { upgrade: (db) => db.createObjectStore('tasks', { keyPath: 'taskId' }) });
-    await expect(IdbTaskStore.open(name)).rejects.toThrow(/held open by a tab running an older version/);
+    const older = await openDB(name, 1, {
+      upgrade: (db) => db.createObjectStore('tasks', { keyPath: 'taskId' }),
+    });
+    await expect(IdbTaskStore.open(name)).rejects.toThrow(
+      /held open by a tab running an older version/,
+    );
     older.close();
   });
 

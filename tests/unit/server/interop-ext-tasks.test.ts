@@ -3,7 +3,10 @@
  * here wrote, drives our server through the official SDK client and our HTTP
  * entry (see ext-tasks-link.ts for the wiring and its workarounds).
  */
-import { createApplicationInputHandler, type TaskView } from '@modelcontextprotocol/ext-tasks/client';
+import {
+  createApplicationInputHandler,
+  type TaskView,
+} from '@modelcontextprotocol/ext-tasks/client';
 import type { TaskId } from '@modelcontextprotocol/ext-tasks/core';
 import { CallToolResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,19 +22,28 @@ afterEach(async () => {
 
 /** The exchanges ext-tasks sent for `method`, optionally only those about one task. */
 function sent(l: ExtTasksLink, method: string, taskId?: string): RawExchange[] {
-  return l.raw.filter((e) => e.request.method === method && (taskId === undefined || e.request.params?.['taskId'] === taskId));
+  return l.raw.filter(
+    (e) =>
+      e.request.method === method &&
+      (taskId === undefined || e.request.params?.['taskId'] === taskId),
+  );
 }
 
 /** The result object of an exchange; fails the test on an error response. */
 function resultOf(exchange: RawExchange | undefined): Record<string, unknown> {
   expect(exchange?.response.kind).toBe('result');
   const result = exchange?.response.kind === 'result' ? exchange.response.result : undefined;
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new Error(`not a result object: ${JSON.stringify(exchange)}`);
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw new Error(`not a result object: ${JSON.stringify(exchange)}`);
   return { ...result };
 }
 
 /** Asks `read` again every 50 ms until `done` holds, or gives up after `timeoutMs`. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3000): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 3000,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const value = await read();
@@ -41,7 +53,9 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 /** The task id of an execution the server answered with a task (T7). */
-function taskHandle(execution: { kind: 'immediate' } | { kind: 'task'; handle: { taskId: TaskId } }): TaskId {
+function taskHandle(
+  execution: { kind: 'immediate' } | { kind: 'task'; handle: { taskId: TaskId } },
+): TaskId {
   if (execution.kind !== 'task') throw new Error('expected the server to answer with a task');
   return execution.handle.taskId;
 }
@@ -50,13 +64,21 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
   it(
     'T14/T15 interop: ext-tasks drives confirm_delete through input_required to completed',
     async () => {
-      const asked: Array<{ inputId: string | undefined; taskId: string | undefined; message: unknown }> = [];
+      const asked: Array<{
+        inputId: string | undefined;
+        taskId: string | undefined;
+        message: unknown;
+      }> = [];
       link = await connectExtTasks({
         // Two lagging reads after the ack, so the answered key comes back in later polls (T15 allows it).
         staleReadsAfterUpdate: 2,
         onInputRequest: createApplicationInputHandler({
           elicitation: async (request, context) => {
-            asked.push({ inputId: context.inputId, taskId: context.taskId, message: request.params['message'] });
+            asked.push({
+              inputId: context.inputId,
+              taskId: context.taskId,
+              message: request.params['message'],
+            });
             return { action: 'accept', content: { confirm: true } };
           },
           sampling: async () => {
@@ -73,13 +95,20 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       const { outcome } = await execution.settle();
 
       expect(outcome.status).toBe('completed');
-      expect(outcome.status === 'completed' ? outcome.result.content : outcome).toEqual([{ type: 'text', text: 'Deleted report.txt' }]);
+      expect(outcome.status === 'completed' ? outcome.result.content : outcome).toEqual([
+        { type: 'text', text: 'Deleted report.txt' },
+      ]);
 
       // T14: several polls showed the same outstanding key...
       const pollsWithKey = sent(link, 'tasks/get', taskId).filter((e) => {
         const task = resultOf(e);
         const requests = task['inputRequests'];
-        return task['status'] === 'input_required' && typeof requests === 'object' && requests !== null && 'confirm' in requests;
+        return (
+          task['status'] === 'input_required' &&
+          typeof requests === 'object' &&
+          requests !== null &&
+          'confirm' in requests
+        );
       });
       expect(pollsWithKey.length).toBeGreaterThanOrEqual(3);
       expect(pollsWithKey.some((e) => !e.replayed)).toBe(true);
@@ -92,7 +121,11 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       expect(updates[0]?.request.params).toMatchObject({
         taskId,
         inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
-        _meta: { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+        _meta: {
+          'io.modelcontextprotocol/clientCapabilities': {
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
+        },
       });
       expect(updates[0]?.headers['mcp-name']).toBe(taskId);
       expect(Object.keys(resultOf(updates[0])).sort()).toEqual(['_meta', 'resultType']);
@@ -101,7 +134,10 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       // The completion is the server's, not a local conclusion.
       const last = sent(link, 'tasks/get', taskId).at(-1);
       expect(last?.replayed).toBe(false);
-      expect(resultOf(last)).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Deleted report.txt' }] } });
+      expect(resultOf(last)).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'Deleted report.txt' }] },
+      });
       expect(link.errors).toEqual([]);
     },
     TEST_TIMEOUT_MS,
@@ -128,7 +164,10 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       // ...and proves nothing about the work, which is why ext-tasks' local "cancelled" is
       // checked against the server: its own tasks/get must reach `cancelled` (30 s of work cannot complete).
       const controller = link.session.task(taskId);
-      const seen: TaskView = await until(() => controller.snapshot(), (task) => task.status !== 'working');
+      const seen: TaskView = await until(
+        () => controller.snapshot(),
+        (task) => task.status !== 'working',
+      );
       expect(seen.status).toBe('cancelled');
       expect(link.errors).toEqual([]);
     },
@@ -160,7 +199,8 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       const polls = sent(link, 'tasks/get', taskId);
       expect(polls.length).toBeGreaterThanOrEqual(1);
       const times = [call, ...polls].map((e) => e?.sentAt ?? 0);
-      for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(Number(interval) - 10);
+      for (let i = 1; i < times.length; i++)
+        expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(Number(interval) - 10);
       expect(link.errors).toEqual([]);
     },
     TEST_TIMEOUT_MS,
@@ -178,7 +218,10 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       const task = resultOf(sent(link, 'tasks/get', taskId).at(-1));
       expect(task['status']).toBe('completed');
       expect(CallToolResultV2Schema.safeParse(task['result']).success).toBe(true);
-      expect(task['result']).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Computed in 0 s' }] });
+      expect(task['result']).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'Computed in 0 s' }],
+      });
       expect(outcome.status).toBe('completed');
       expect(link.errors).toEqual([]);
     },

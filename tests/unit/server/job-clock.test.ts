@@ -67,7 +67,11 @@ describe('a held server (real server, real port)', () => {
   it('keeps a working task working while held, answering polls, and finishes it after the release', async () => {
     const harness = await createHarness();
     try {
-      const created = await harness.client.request('tools/call', { name: 'slow_compute', arguments: { seconds: 0.3 }, _meta: envelope(true) }, { tasks: true });
+      const created = await harness.client.request(
+        'tools/call',
+        { name: 'slow_compute', arguments: { seconds: 0.3 }, _meta: envelope(true) },
+        { tasks: true },
+      );
       const taskId = String(created['taskId']);
       harness.server.clock.hold();
       await new Promise((resolve) => setTimeout(resolve, 800));

@@ -10,7 +10,12 @@ import { z } from 'zod';
 import { JobRunner } from '../../../src/server/job-runner.ts';
 import { MemoryTaskStore } from '../../../src/server/memory-task-store.ts';
 import type { TaskRecord, TaskUpdate } from '../../../src/server/task-store.ts';
-import { defineTool, JobCancelled, textResult, type ToolDefinition } from '../../../src/server/tool.ts';
+import {
+  defineTool,
+  JobCancelled,
+  textResult,
+  type ToolDefinition,
+} from '../../../src/server/tool.ts';
 import { record } from './task-store-contract.ts';
 
 const HEARTBEAT_MS = 1000;
@@ -28,7 +33,10 @@ class CountingStore extends MemoryTaskStore {
     await this.#write();
     return super.update(taskId, update);
   }
-  override async updateMany(taskIds: readonly string[], update: TaskUpdate): Promise<(TaskRecord | undefined)[]> {
+  override async updateMany(
+    taskIds: readonly string[],
+    update: TaskUpdate,
+  ): Promise<(TaskRecord | undefined)[]> {
     await this.#write();
     return super.updateMany(taskIds, update);
   }
@@ -45,7 +53,10 @@ const idle = defineTool({
   description: 'waits',
   args: z.object({}),
   execution: 'task-required',
-  run: ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new JobCancelled()), { once: true })),
+  run: ({ signal }) =>
+    new Promise((_, reject) =>
+      signal.addEventListener('abort', () => reject(new JobCancelled()), { once: true }),
+    ),
 });
 
 /** slow_compute's pattern: report, sleep a second, save a checkpoint, for ever. */
@@ -92,7 +103,12 @@ async function startJobs(tool: ToolDefinition, count = JOBS): Promise<string[]> 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
   store = new CountingStore();
-  runner = new JobRunner(store, { now: () => Date.now(), heartbeatMs: HEARTBEAT_MS, leaseMs: LEASE_MS, holder: 'runner-1' });
+  runner = new JobRunner(store, {
+    now: () => Date.now(),
+    heartbeatMs: HEARTBEAT_MS,
+    leaseMs: LEASE_MS,
+    holder: 'runner-1',
+  });
 });
 
 afterEach(async () => {
@@ -107,7 +123,11 @@ describe('JobRunner heartbeat and writes', () => {
     store.writes = 0;
     await vi.advanceTimersByTimeAsync(3 * HEARTBEAT_MS);
     expect(store.writes).toBe(3);
-    for (const id of ids) expect((await store.get(id))?.lease).toEqual({ holder: 'runner-1', expiresAt: Date.now() + LEASE_MS });
+    for (const id of ids)
+      expect((await store.get(id))?.lease).toEqual({
+        holder: 'runner-1',
+        expiresAt: Date.now() + LEASE_MS,
+      });
   });
 
   it(`${JOBS} jobs reporting and saving checkpoints each second share store writes`, async () => {
@@ -119,7 +139,9 @@ describe('JobRunner heartbeat and writes', () => {
     // go together; with the heartbeat's own write, a few writes a second. A write each made 130.
     expect(store.writes).toBeLessThanOrEqual(5 * 5);
     // Every job kept stepping: 1 s of sleep and two short waits a step.
-    const steps = (await store.all()).map((r) => z.object({ stepsDone: z.number() }).parse(r.checkpoint?.data).stepsDone);
+    const steps = (await store.all()).map(
+      (r) => z.object({ stepsDone: z.number() }).parse(r.checkpoint?.data).stepsDone,
+    );
     expect(steps).toEqual(Array.from({ length: JOBS }, () => 4));
   });
 
@@ -132,7 +154,7 @@ describe('JobRunner heartbeat and writes', () => {
     expect(store.writes).toBe(2);
   });
 
-  it('renews leases in a write of its own, not queued behind a job\'s write being stored', async () => {
+  it("renews leases in a write of its own, not queued behind a job's write being stored", async () => {
     const [id] = await startJobs(reportsOnce, 1);
     store.writes = 0;
     let release = (): void => {};
@@ -142,7 +164,10 @@ describe('JobRunner heartbeat and writes', () => {
     expect(store.writes).toBe(2);
     release();
     await vi.advanceTimersByTimeAsync(0);
-    expect(await store.get(id!)).toMatchObject({ statusMessage: 'half way', lease: { expiresAt: Date.now() + LEASE_MS } });
+    expect(await store.get(id!)).toMatchObject({
+      statusMessage: 'half way',
+      lease: { expiresAt: Date.now() + LEASE_MS },
+    });
   });
 
   it('a job whose lease another runner took is abandoned, alone; the others keep being renewed', async () => {
@@ -154,7 +179,10 @@ describe('JobRunner heartbeat and writes', () => {
     expect(runner.isRunning(kept!)).toBe(true);
     // The abandoned job wrote no outcome over the new holder's task.
     expect(await store.get(taken!)).toMatchObject({ status: 'working', lease: thief });
-    expect((await store.get(kept!))?.lease).toEqual({ holder: 'runner-1', expiresAt: Date.now() + LEASE_MS });
+    expect((await store.get(kept!))?.lease).toEqual({
+      holder: 'runner-1',
+      expiresAt: Date.now() + LEASE_MS,
+    });
   });
 
   it('a heartbeat that finds the task gone abandons its job', async () => {

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpHeadersFor, requestMeta } from '../../../src/protocol/envelope.ts';
 import type { JsonRpcRequest } from '../../../src/protocol/jsonrpc.ts';
 import { startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
-import { createPlaygroundServer, type PlaygroundServer } from '../../../src/server/playground-server.ts';
+import {
+  createPlaygroundServer,
+  type PlaygroundServer,
+} from '../../../src/server/playground-server.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'node-host-test', version: '1.0.0' };
@@ -31,19 +34,44 @@ interface Reply {
   body: Record<string, unknown>;
 }
 
-function request(method: string, params: Record<string, unknown> = {}, tasks = true): JsonRpcRequest {
-  return { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: requestMeta(CLIENT, tasks ? TASKS : {}) } };
+function request(
+  method: string,
+  params: Record<string, unknown> = {},
+  tasks = true,
+): JsonRpcRequest {
+  return {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params: { ...params, _meta: requestMeta(CLIENT, tasks ? TASKS : {}) },
+  };
 }
 
 /** POSTs raw text with the given headers and reads the JSON reply. */
 async function postRaw(body: BodyInit, headers: Record<string, string>): Promise<Reply> {
-  const response = await fetch(host.url, { method: 'POST', headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  const response = await fetch(host.url, {
+    method: 'POST',
+    headers,
+    body,
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 /** POSTs a request with the headers a Streamable HTTP client derives from it, optionally as someone. */
-function post(message: JsonRpcRequest, options: { as?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
-  const headers = { ...httpHeadersFor(message), ...(options.as ? { authorization: `Bearer ${options.as}` } : {}), ...options.headers };
+function post(
+  message: JsonRpcRequest,
+  options: { as?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers = {
+    ...httpHeadersFor(message),
+    ...(options.as ? { authorization: `Bearer ${options.as}` } : {}),
+    ...options.headers,
+  };
   return postRaw(JSON.stringify(message), headers);
 }
 
@@ -65,7 +93,10 @@ async function expectStillServing(): Promise<void> {
 }
 
 async function createTask(as: string | undefined, seconds = 60): Promise<string> {
-  const created = await result(request('tools/call', { name: 'slow_compute', arguments: { seconds } }), as);
+  const created = await result(
+    request('tools/call', { name: 'slow_compute', arguments: { seconds } }),
+    as,
+  );
   expect(created['resultType']).toBe('task');
   return String(created['taskId']);
 }
@@ -73,7 +104,9 @@ async function createTask(as: string | undefined, seconds = 60): Promise<string>
 describe('node host: routing', () => {
   it('C5: server/discover answers over HTTP with the tasks extension', async () => {
     const discovered = await result(request('server/discover'));
-    expect(discovered['capabilities']).toMatchObject({ extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    expect(discovered['capabilities']).toMatchObject({
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 
@@ -81,7 +114,10 @@ describe('node host: routing', () => {
     const get = await fetch(host.url);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    const other = await fetch(host.url.replace(/\/mcp$/, '/elsewhere'), { method: 'POST', body: '{}' });
+    const other = await fetch(host.url.replace(/\/mcp$/, '/elsewhere'), {
+      method: 'POST',
+      body: '{}',
+    });
     expect(other.status).toBe(404);
     await expectStillServing();
   });
@@ -89,14 +125,18 @@ describe('node host: routing', () => {
 
 describe('node host: T19 routing headers are checked by the SDK', () => {
   it('T19: an Mcp-Method header that disagrees with the body gets -32020', async () => {
-    const reply = await post(request('tools/call', { name: 'greet', arguments: { name: 'x' } }), { headers: { 'mcp-method': 'tasks/get' } });
+    const reply = await post(request('tools/call', { name: 'greet', arguments: { name: 'x' } }), {
+      headers: { 'mcp-method': 'tasks/get' },
+    });
     expect(reply.status).toBe(400);
     expect(errorOf(reply).code).toBe(-32020);
   });
 
   it('T19: tasks/get with an Mcp-Name other than the taskId gets -32020; the matching one is served', async () => {
     const taskId = await createTask(undefined);
-    const wrong = await post(request('tasks/get', { taskId }), { headers: { 'mcp-name': 'some-other-task' } });
+    const wrong = await post(request('tasks/get', { taskId }), {
+      headers: { 'mcp-name': 'some-other-task' },
+    });
     expect(errorOf(wrong).code).toBe(-32020);
     const right = await result(request('tasks/get', { taskId }));
     expect(right['taskId']).toBe(taskId);
@@ -134,7 +174,10 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
     const bare = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}';
     const bareReply = await postRaw(bare, { ...listHeaders(), 'mcp-method': 'tools/call' });
     expect(errorOf(bareReply).code).toBe(-32602);
-    const typed = await post({ ...request('tools/call'), params: { name: 42, _meta: requestMeta(CLIENT, TASKS) } }, { headers: { 'mcp-method': 'tools/call' } });
+    const typed = await post(
+      { ...request('tools/call'), params: { name: 42, _meta: requestMeta(CLIENT, TASKS) } },
+      { headers: { 'mcp-method': 'tools/call' } },
+    );
     expect(errorOf(typed).code).toBe(-32602);
     const notObject = await postRaw('{"jsonrpc":"2.0","id":{"no":1},"method":7}', listHeaders());
     expect(errorOf(notObject).code).toBe(-32600);
@@ -154,14 +197,25 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
 
   it('C3: an unsupported protocol version gets -32022 naming the supported ones', async () => {
     const message = request('tools/list');
-    message.params = { _meta: { ...requestMeta(CLIENT, TASKS), 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } };
+    message.params = {
+      _meta: {
+        ...requestMeta(CLIENT, TASKS),
+        'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+      },
+    };
     const reply = await post(message);
-    expect(errorOf(reply)).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
+    expect(errorOf(reply)).toMatchObject({
+      code: -32022,
+      data: { supported: ['2026-07-28'], requested: '2099-01-01' },
+    });
     await expectStillServing();
   });
 
   it('C7: a content type other than JSON gets 415', async () => {
-    const reply = await postRaw(JSON.stringify(request('tools/list')), { ...listHeaders(), 'content-type': 'text/plain' });
+    const reply = await postRaw(JSON.stringify(request('tools/list')), {
+      ...listHeaders(),
+      'content-type': 'text/plain',
+    });
     expect(reply.status).toBe(415);
     expect(typeof errorOf(reply).code).toBe('number');
     await expectStillServing();
@@ -182,7 +236,10 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
     const deep = '['.repeat(10_000) + ']'.repeat(10_000);
     expect(typeof errorOf(await postRaw(deep, listHeaders())).code).toBe('number');
     const message = request('tools/call', { name: 'greet', arguments: { name: 'deep' } });
-    const text = JSON.stringify(message).replace('"deep"', '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000));
+    const text = JSON.stringify(message).replace(
+      '"deep"',
+      '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000),
+    );
     const reply = await postRaw(text, httpHeadersFor(message));
     // Either a JSON-RPC error or the tool's own isError result: the bad argument is refused.
     const answer = reply.body['result'] as Record<string, unknown> | undefined;
@@ -196,7 +253,9 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
       .replace('"arguments":{', '"arguments":{"__proto__":{"polluted":true},')
       .replace('"params":{', '"params":{"__proto__":{"polluted":true},');
     const reply = await postRaw(text, httpHeadersFor(message));
-    expect(reply.body['result']).toMatchObject({ content: [{ type: 'text', text: 'Hello, proto!' }] });
+    expect(reply.body['result']).toMatchObject({
+      content: [{ type: 'text', text: 'Hello, proto!' }],
+    });
     // Capabilities smuggled in through __proto__ are not a declaration of the extension (T3).
     const call = request('tools/call', { name: 'slow_compute', arguments: { seconds: 0 } }, false);
     const smuggled = JSON.stringify(call).replace(
@@ -205,9 +264,18 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
     );
     expect(smuggled).toContain('__proto__');
     const sync = await postRaw(smuggled, httpHeadersFor(call));
-    expect(sync.body['result']).toMatchObject({ resultType: 'complete', content: [{ type: 'text' }] });
+    expect(sync.body['result']).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text' }],
+    });
     const taskId = await createTask('proto-user');
-    const update = await post(request('tasks/update', { taskId, inputResponses: JSON.parse('{"__proto__":{"polluted":true}}') as object }), { as: 'proto-user' });
+    const update = await post(
+      request('tasks/update', {
+        taskId,
+        inputResponses: JSON.parse('{"__proto__":{"polluted":true}}') as object,
+      }),
+      { as: 'proto-user' },
+    );
     expect(update.body['result'] ?? update.body['error']).toBeDefined();
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
@@ -216,7 +284,9 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
   });
 
   it('T20: an Authorization header that is not a bearer token gets 401', async () => {
-    const reply = await post(request('tools/list'), { headers: { authorization: 'Basic YWxpY2U6c2VjcmV0' } });
+    const reply = await post(request('tools/list'), {
+      headers: { authorization: 'Basic YWxpY2U6c2VjcmV0' },
+    });
     expect(reply.status).toBe(401);
     expect(reply.headers.get('www-authenticate')).toBe('Bearer');
     await expectStillServing();
@@ -229,12 +299,20 @@ describe('node host: T20 identity from the bearer token', () => {
     const madeUp = 'made-up-task-id-0000000';
     const shape = (reply: Reply, id: string): unknown => {
       const error = errorOf(reply);
-      return { status: reply.status, code: error.code, message: error.message.replaceAll(id, '<id>'), data: error.data };
+      return {
+        status: reply.status,
+        code: error.code,
+        message: error.message.replaceAll(id, '<id>'),
+        data: error.data,
+      };
     };
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
       const extra = method === 'tasks/update' ? { inputResponses: {} } : {};
       const bobs = shape(await post(request(method, { taskId, ...extra }), { as: 'bob' }), taskId);
-      const missing = shape(await post(request(method, { taskId: madeUp, ...extra }), { as: 'bob' }), madeUp);
+      const missing = shape(
+        await post(request(method, { taskId: madeUp, ...extra }), { as: 'bob' }),
+        madeUp,
+      );
       expect(bobs).toMatchObject({ code: -32602 });
       expect(bobs).toEqual(missing);
     }
@@ -248,31 +326,53 @@ describe('node host: T20 identity from the bearer token', () => {
 });
 
 /** Polls tasks/get as `as` until `done` holds (3 s at most). */
-async function pollTask(taskId: string, as: string, done: (task: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+async function pollTask(
+  taskId: string,
+  as: string,
+  done: (task: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   const start = Date.now();
   for (;;) {
     const task = await result(request('tasks/get', { taskId }), as);
     if (done(task)) return task;
-    if (Date.now() - start > 3000) throw new Error(`task ${taskId} stuck at ${JSON.stringify(task)}`);
+    if (Date.now() - start > 3000)
+      throw new Error(`task ${taskId} stuck at ${JSON.stringify(task)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 describe('node host: T15 partial answers', () => {
   it('T10, T14, T15: after a partial tasks/update only the unanswered key is outstanding, at once', async () => {
-    const created = await result(request('tools/call', { name: 'multi_input', arguments: {} }), 'dave');
+    const created = await result(
+      request('tools/call', { name: 'multi_input', arguments: {} }),
+      'dave',
+    );
     const taskId = String(created['taskId']);
     const asked = await pollTask(taskId, 'dave', (task) => task['status'] === 'input_required');
     const [first, second] = Object.keys(asked['inputRequests'] as object);
     expect(second).toBeDefined();
-    await result(request('tasks/update', { taskId, inputResponses: { [first!]: { action: 'accept', content: { name: 'Ada' } } } }), 'dave');
+    await result(
+      request('tasks/update', {
+        taskId,
+        inputResponses: { [first!]: { action: 'accept', content: { name: 'Ada' } } },
+      }),
+      'dave',
+    );
     // No waiting: the answered key is gone from the very next poll, and the task still waits for the other.
     const partial = await result(request('tasks/get', { taskId }), 'dave');
     expect(partial['status']).toBe('input_required');
     expect(Object.keys(partial['inputRequests'] as object)).toEqual([second]);
-    await result(request('tasks/update', { taskId, inputResponses: { [second!]: { action: 'accept', content: { color: 'green' } } } }), 'dave');
+    await result(
+      request('tasks/update', {
+        taskId,
+        inputResponses: { [second!]: { action: 'accept', content: { color: 'green' } } },
+      }),
+      'dave',
+    );
     const done = await pollTask(taskId, 'dave', (task) => task['status'] === 'completed');
-    expect(done['result']).toMatchObject({ content: [{ type: 'text', text: 'name=Ada, color=green' }] });
+    expect(done['result']).toMatchObject({
+      content: [{ type: 'text', text: 'name=Ada, color=green' }],
+    });
   });
 });
 
@@ -309,7 +409,9 @@ async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void
 describe('node host: T18 task notifications over SSE', () => {
   it('T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect', async () => {
     const taskId = await createTask('carol', 0.5);
-    const listen = request('subscriptions/listen', { notifications: { taskIds: [taskId, 'not-a-real-task'] } });
+    const listen = request('subscriptions/listen', {
+      notifications: { taskIds: [taskId, 'not-a-real-task'] },
+    });
     const aborted = new AbortController();
     const response = await fetch(host.url, {
       method: 'POST',
@@ -329,12 +431,19 @@ describe('node host: T18 task notifications over SSE', () => {
     });
     let last: Record<string, unknown> | undefined;
     for await (const message of messages) {
-      expect(message).toMatchObject({ method: 'notifications/tasks', params: { taskId, _meta: subscriptionId } });
+      expect(message).toMatchObject({
+        method: 'notifications/tasks',
+        params: { taskId, _meta: subscriptionId },
+      });
       last = message['params'] as Record<string, unknown>;
       if (last['status'] === 'completed') break;
     }
     const { _meta: _pushedMeta, ...pushed } = last!;
-    const { resultType: _resultType, _meta: _polledMeta, ...polled } = await result(request('tasks/get', { taskId }), 'carol');
+    const {
+      resultType: _resultType,
+      _meta: _polledMeta,
+      ...polled
+    } = await result(request('tasks/get', { taskId }), 'carol');
     expect(pushed).toEqual(polled);
 
     const open = server.subscriptions.openCount;
@@ -356,7 +465,10 @@ describe('node host: T18 task notifications over SSE', () => {
       signal: aborted.signal,
     });
     const ack = (await sseMessages(response).next()).value;
-    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [] } } });
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [] } },
+    });
     aborted.abort();
     await result(request('tasks/cancel', { taskId }), 'carol');
     await waitFor(() => server.subscriptions.openCount === before);
@@ -366,19 +478,40 @@ describe('node host: T18 task notifications over SSE', () => {
     const own = createPlaygroundServer({ sweepIntervalMs: 0 });
     const other = await startNodeHost({ host: '127.0.0.1', port: 0, server: own });
     const call = request('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
-    const created = await (await fetch(other.url, { method: 'POST', headers: httpHeadersFor(call), body: JSON.stringify(call) })).json();
+    const created = await (
+      await fetch(other.url, {
+        method: 'POST',
+        headers: httpHeadersFor(call),
+        body: JSON.stringify(call),
+      })
+    ).json();
     const taskId = String((created as { result: { taskId: string } }).result.taskId);
     const listen = request('subscriptions/listen', { notifications: { taskIds: [taskId] } });
-    const response = await fetch(other.url, { method: 'POST', headers: httpHeadersFor(listen), body: JSON.stringify(listen) });
+    const response = await fetch(other.url, {
+      method: 'POST',
+      headers: httpHeadersFor(listen),
+      body: JSON.stringify(listen),
+    });
     const messages = sseMessages(response);
-    expect((await messages.next()).value).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+    expect((await messages.next()).value).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+    });
     // A change whose push is still in flight when the stream ends must not be written to it (no crash).
-    const change = own.store.update(taskId, (record) => ({ ...record, statusMessage: 'racing the shutdown' }));
+    const change = own.store.update(taskId, (record) => ({
+      ...record,
+      statusMessage: 'racing the shutdown',
+    }));
     await other.close();
     await change;
     const rest: Record<string, unknown>[] = [];
     for await (const message of messages) rest.push(message);
-    expect(rest.at(-1)).toMatchObject({ id: listen.id, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } } });
+    expect(rest.at(-1)).toMatchObject({
+      id: listen.id,
+      result: {
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
+      },
+    });
     expect(own.subscriptions.openCount).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await own.store.update(taskId, (record) => ({ ...record, cancelRequested: true }));
@@ -388,8 +521,13 @@ describe('node host: T18 task notifications over SSE', () => {
 
   it('T18: a task listen without the extension gets -32021 and no stream', async () => {
     const before = server.subscriptions.openCount;
-    const reply = await post(request('subscriptions/listen', { notifications: { taskIds: ['x'] } }, false));
-    expect(errorOf(reply)).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    const reply = await post(
+      request('subscriptions/listen', { notifications: { taskIds: ['x'] } }, false),
+    );
+    expect(errorOf(reply)).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
     expect(server.subscriptions.openCount).toBe(before);
   });
 
@@ -399,7 +537,13 @@ describe('node host: T18 task notifications over SSE', () => {
     const { ['mcp-protocol-version']: _version, ...noVersion } = httpHeadersFor(listen);
     expect(errorOf(await postRaw(JSON.stringify(listen), noVersion)).code).toBe(-32020);
     const old = request('subscriptions/listen', { notifications: { taskIds: ['x'] } });
-    old.params = { ...old.params, _meta: { ...requestMeta(CLIENT, TASKS), 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } };
+    old.params = {
+      ...old.params,
+      _meta: {
+        ...requestMeta(CLIENT, TASKS),
+        'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+      },
+    };
     expect(errorOf(await post(old)).code).toBe(-32022);
     expect(server.subscriptions.openCount).toBe(before);
     await expectStillServing();

@@ -8,7 +8,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSoakLoad } from '../../../scripts/soak-load.ts';
 import { startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
-import { createPlaygroundServer, type PlaygroundServer } from '../../../src/server/playground-server.ts';
+import {
+  createPlaygroundServer,
+  type PlaygroundServer,
+} from '../../../src/server/playground-server.ts';
 import { flashSaleQuote } from '../../../src/server/tools/flash-sale.ts';
 
 const CLIENTS = 3;
@@ -29,31 +32,44 @@ afterAll(async () => {
   await server.close();
 });
 
-it('T13: under sustained polling from several identities, expired tasks are purged and the kept tasks stay bounded', { timeout: 90_000 }, async () => {
-  expect(TTL_MS).toBe(4000);
-  const stop = new AbortController();
-  const counts: number[] = [];
-  const sampler = setInterval(() => void server.store.all().then((tasks) => counts.push(tasks.length)), 1000);
-  const load = runSoakLoad({ url: host.url, clients: CLIENTS, tasksPerClient: TASKS_PER_CLIENT, purgeAfterMs: PURGE_AFTER_MS, signal: stop.signal });
-  setTimeout(() => stop.abort(), RUN_MS);
-  const result = await load;
-  clearInterval(sampler);
-  const keptAtEnd = (await server.store.all()).length;
+it(
+  'T13: under sustained polling from several identities, expired tasks are purged and the kept tasks stay bounded',
+  { timeout: 90_000 },
+  async () => {
+    expect(TTL_MS).toBe(4000);
+    const stop = new AbortController();
+    const counts: number[] = [];
+    const sampler = setInterval(
+      () => void server.store.all().then((tasks) => counts.push(tasks.length)),
+      1000,
+    );
+    const load = runSoakLoad({
+      url: host.url,
+      clients: CLIENTS,
+      tasksPerClient: TASKS_PER_CLIENT,
+      purgeAfterMs: PURGE_AFTER_MS,
+      signal: stop.signal,
+    });
+    setTimeout(() => stop.abort(), RUN_MS);
+    const result = await load;
+    clearInterval(sampler);
+    const keptAtEnd = (await server.store.all()).length;
 
-  expect(result.errors).toEqual([]);
-  // T13: never gone inside its TTL; every task checked after TTL + purge delay was gone.
-  expect(result.goneEarly).toEqual([]);
-  expect(result.notPurged).toEqual([]);
-  expect(result.purgeConfirmed).toBeGreaterThan(0);
-  // The job outlives its 4 s TTL, so every task ends failed by expiry, none completed.
-  expect(result.expired).toBe(result.terminal['failed']);
-  expect(result.terminal['completed']).toBeUndefined();
-  expect(keptAtEnd).toBeLessThan(result.created);
+    expect(result.errors).toEqual([]);
+    // T13: never gone inside its TTL; every task checked after TTL + purge delay was gone.
+    expect(result.goneEarly).toEqual([]);
+    expect(result.notPurged).toEqual([]);
+    expect(result.purgeConfirmed).toBeGreaterThan(0);
+    // The job outlives its 4 s TTL, so every task ends failed by expiry, none completed.
+    expect(result.expired).toBe(result.terminal['failed']);
+    expect(result.terminal['completed']).toBeUndefined();
+    expect(keptAtEnd).toBeLessThan(result.created);
 
-  // A slot's task cannot end before its TTL (the job is slower), so a slot starts at most one task per TTL;
-  // a task is kept for TTL + purge delay (+ up to 6 s of sweep and scheduling lag, generously): at most 3 per slot.
-  // Were nothing purged, a slot would have about RUN_MS / TTL_MS = 4.5 of them by the end.
-  const bound = CLIENTS * TASKS_PER_CLIENT * Math.ceil((TTL_MS + PURGE_AFTER_MS + 6000) / TTL_MS);
-  expect(counts.length).toBeGreaterThan(0);
-  expect(Math.max(...counts)).toBeLessThanOrEqual(bound);
-});
+    // A slot's task cannot end before its TTL (the job is slower), so a slot starts at most one task per TTL;
+    // a task is kept for TTL + purge delay (+ up to 6 s of sweep and scheduling lag, generously): at most 3 per slot.
+    // Were nothing purged, a slot would have about RUN_MS / TTL_MS = 4.5 of them by the end.
+    const bound = CLIENTS * TASKS_PER_CLIENT * Math.ceil((TTL_MS + PURGE_AFTER_MS + 6000) / TTL_MS);
+    expect(counts.length).toBeGreaterThan(0);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(bound);
+  },
+);

@@ -1,6 +1,13 @@
 /** The pure transitions every stored task goes through. */
 import { describe, expect, it } from 'vitest';
-import { acceptResponses, expiryOf, finish, requestCancel, requestInput, takeResponses } from '../../../src/server/task-lifecycle.ts';
+import {
+  acceptResponses,
+  expiryOf,
+  finish,
+  requestCancel,
+  requestInput,
+  takeResponses,
+} from '../../../src/server/task-lifecycle.ts';
 import { record } from './task-store-contract.ts';
 
 const ask = { method: 'elicitation/create', params: { message: 'ok?' } };
@@ -9,13 +16,19 @@ describe('task lifecycle', () => {
   it('T9: a terminal task keeps its first outcome', () => {
     const done = finish(record('a'), { status: 'completed', result: { content: [] } }, 5);
     expect(finish(done, { status: 'cancelled' }, 6)).toBe(done);
-    expect(finish(done, { status: 'failed', error: { code: -1, message: 'x' } }, 6).status).toBe('completed');
+    expect(finish(done, { status: 'failed', error: { code: -1, message: 'x' } }, 6).status).toBe(
+      'completed',
+    );
     expect(requestCancel(done, 7)).toBe(done);
   });
 
   it('T14: an input key is never reused within a task', () => {
     const asked = requestInput(record('a'), { k: ask }, 2);
-    const answered = takeResponses(acceptResponses(asked, { k: { action: 'accept' } }, 3), ['k'], 4);
+    const answered = takeResponses(
+      acceptResponses(asked, { k: { action: 'accept' } }, 3),
+      ['k'],
+      4,
+    );
     expect(answered.status).toBe('working');
     expect(() => requestInput(answered, { k: ask }, 5)).toThrow(/reused/);
   });

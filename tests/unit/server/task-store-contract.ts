@@ -24,7 +24,10 @@ export function record(taskId: string, patch: Partial<TaskRecord> = {}): TaskRec
   };
 }
 
-export function taskStoreContract(name: string, makeStore: () => Promise<TaskStore> | TaskStore): void {
+export function taskStoreContract(
+  name: string,
+  makeStore: () => Promise<TaskStore> | TaskStore,
+): void {
   describe(`${name} meets the TaskStore contract`, () => {
     it('T8: a created task is readable at once', async () => {
       const store = await makeStore();
@@ -41,7 +44,11 @@ export function taskStoreContract(name: string, makeStore: () => Promise<TaskSto
     it('update applies a function to the current record and returns the stored result', async () => {
       const store = await makeStore();
       await store.create(record('a'));
-      const next = await store.update('a', (r) => ({ ...r, statusMessage: 'half way', lastUpdatedAt: 2000 }));
+      const next = await store.update('a', (r) => ({
+        ...r,
+        statusMessage: 'half way',
+        lastUpdatedAt: 2000,
+      }));
       expect(next).toMatchObject({ statusMessage: 'half way', lastUpdatedAt: 2000 });
       expect(await store.get('a')).toMatchObject({ statusMessage: 'half way' });
       expect(await store.update('missing', (r) => r)).toBeUndefined();
@@ -52,7 +59,10 @@ export function taskStoreContract(name: string, makeStore: () => Promise<TaskSto
       for (const id of ['a', 'b', 'c']) await store.create(record(id));
       const seen: string[] = [];
       store.subscribe((r) => seen.push(`${r.taskId}:${r.statusMessage}`));
-      const stored = await store.updateMany(['c', 'missing', 'a'], (r) => ({ ...r, statusMessage: `renewed ${r.taskId}` }));
+      const stored = await store.updateMany(['c', 'missing', 'a'], (r) => ({
+        ...r,
+        statusMessage: `renewed ${r.taskId}`,
+      }));
       expect(stored.map((r) => r?.statusMessage)).toEqual(['renewed c', undefined, 'renewed a']);
       expect((await store.get('a'))?.statusMessage).toBe('renewed a');
       expect((await store.get('b'))?.statusMessage).toBeUndefined();
@@ -75,7 +85,12 @@ export function taskStoreContract(name: string, makeStore: () => Promise<TaskSto
     it('updateMany refuses a task named twice: its change would run on what it already changed', async () => {
       const store = await makeStore();
       await store.create(record('a'));
-      await expect(store.updateMany(['a', 'a'], (r) => ({ ...r, issuedInputKeys: [...r.issuedInputKeys, 'k'] }))).rejects.toThrow(/named twice/);
+      await expect(
+        store.updateMany(['a', 'a'], (r) => ({
+          ...r,
+          issuedInputKeys: [...r.issuedInputKeys, 'k'],
+        })),
+      ).rejects.toThrow(/named twice/);
       expect((await store.get('a'))?.issuedInputKeys).toEqual([]);
     });
 

@@ -9,7 +9,8 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const call = (name: string, args: Record<string, unknown> = {}, tasks = true) => h.client.request('tools/call', { name, arguments: args }, { tasks });
+const call = (name: string, args: Record<string, unknown> = {}, tasks = true) =>
+  h.client.request('tools/call', { name, arguments: args }, { tasks });
 const get = (taskId: string) => h.client.request('tasks/get', { taskId }, { tasks: true });
 
 async function startTask(name: string, args: Record<string, unknown> = {}): Promise<string> {
@@ -33,8 +34,20 @@ describe('negotiation', () => {
   });
 
   it('T2, M2: tools/list carries no per-tool task flag; the same tool is sync or task per request', async () => {
-    const { tools } = (await h.client.request('tools/list', {}, { tasks: true })) as { tools: Array<Record<string, unknown>> };
-    expect(tools.map((t) => t['name'])).toEqual(expect.arrayContaining(['greet', 'slow_compute', 'failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input', 'test_tool_with_task']));
+    const { tools } = (await h.client.request('tools/list', {}, { tasks: true })) as {
+      tools: Array<Record<string, unknown>>;
+    };
+    expect(tools.map((t) => t['name'])).toEqual(
+      expect.arrayContaining([
+        'greet',
+        'slow_compute',
+        'failing_job',
+        'protocol_error_job',
+        'confirm_delete',
+        'multi_input',
+        'test_tool_with_task',
+      ]),
+    );
     for (const tool of tools) {
       expect(tool).not.toHaveProperty('execution');
       expect(JSON.stringify(tool)).not.toContain('taskSupport');
@@ -45,13 +58,20 @@ describe('negotiation', () => {
 
   it('T4: tasks/get, tasks/update and tasks/cancel without the extension get -32021, even for an unknown id', async () => {
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-      await expect(h.client.request(method, { taskId: 'gate-test', inputResponses: {} }, { tasks: false })).rejects.toMatchObject({ code: -32021 });
+      await expect(
+        h.client.request(method, { taskId: 'gate-test', inputResponses: {} }, { tasks: false }),
+      ).rejects.toMatchObject({ code: -32021 });
     }
   });
 
   it('T21, M1: tasks/result and tasks/list do not exist (-32601)', async () => {
     for (const method of ['tasks/result', 'tasks/list']) {
-      const reply = await h.raw({ jsonrpc: '2.0', id: 1, method, params: { taskId: 'x', _meta: envelope(true) } });
+      const reply = await h.raw({
+        jsonrpc: '2.0',
+        id: 1,
+        method,
+        params: { taskId: 'x', _meta: envelope(true) },
+      });
       expect(reply['error']).toMatchObject({ code: -32601 });
     }
   });
@@ -61,12 +81,21 @@ describe('shapes', () => {
   it('T6, T7: CreateTaskResult is flat: resultType "task" plus the Task fields, nothing nested', async () => {
     const result = await call('slow_compute', { seconds: 1 });
     expect(CreateTaskResultSchema.safeParse(result).success).toBe(true);
-    expect(result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 300_000, pollIntervalMs: 500 });
-    for (const key of ['task', 'content', 'result', 'error', 'inputRequests', 'requestState']) expect(result).not.toHaveProperty(key);
+    expect(result).toMatchObject({
+      resultType: 'task',
+      status: 'working',
+      ttlMs: 300_000,
+      pollIntervalMs: 500,
+    });
+    for (const key of ['task', 'content', 'result', 'error', 'inputRequests', 'requestState'])
+      expect(result).not.toHaveProperty(key);
   });
 
-  it('T6, T12: the suggested pollIntervalMs is the server\'s, here chosen per call from slow_compute\'s arguments', async () => {
-    expect(await call('slow_compute', { seconds: 1, pollIntervalMs: 250 })).toMatchObject({ resultType: 'task', pollIntervalMs: 250 });
+  it("T6, T12: the suggested pollIntervalMs is the server's, here chosen per call from slow_compute's arguments", async () => {
+    expect(await call('slow_compute', { seconds: 1, pollIntervalMs: 250 })).toMatchObject({
+      resultType: 'task',
+      pollIntervalMs: 250,
+    });
     const taskId = await startTask('slow_compute', { seconds: 1, pollIntervalMs: 2000 });
     expect(await get(taskId)).toMatchObject({ pollIntervalMs: 2000 });
     expect((await call('slow_compute', { seconds: 1, pollIntervalMs: 10 }))['isError']).toBe(true);
@@ -83,13 +112,20 @@ describe('shapes', () => {
     const working = await get(taskId);
     expect(working).not.toHaveProperty('result');
     const done = await pollUntil(h.client, taskId, terminal);
-    expect(DetailedTaskSchema.parse(done)).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Computed in 0.2 s' }] } });
+    expect(DetailedTaskSchema.parse(done)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Computed in 0.2 s' }] },
+    });
   });
 
   it('T11: a tool error ends completed with isError; a protocol error ends failed with error and no result', async () => {
     const toolError = await pollUntil(h.client, await startTask('failing_job'), terminal);
     expect(toolError).toMatchObject({ status: 'completed', result: { isError: true } });
-    const protocolError = await pollUntil(h.client, await startTask('protocol_error_job'), terminal);
+    const protocolError = await pollUntil(
+      h.client,
+      await startTask('protocol_error_job'),
+      terminal,
+    );
     expect(protocolError).toMatchObject({ status: 'failed', error: { code: -32603 } });
     expect(protocolError).not.toHaveProperty('result');
   });
@@ -102,37 +138,77 @@ describe('input during a task', () => {
     const second = await get(taskId);
     expect(Object.keys(first['inputRequests'] as object).sort()).toEqual(['color', 'name']);
     expect(second['inputRequests']).toEqual(first['inputRequests']);
-    expect((first['inputRequests'] as Record<string, { method: string }>)['name']?.method).toBe('elicitation/create');
+    expect((first['inputRequests'] as Record<string, { method: string }>)['name']?.method).toBe(
+      'elicitation/create',
+    );
   });
 
   it('T15: a partial answer keeps the task input_required; unknown keys are ignored; the ack is empty', async () => {
     const taskId = await startTask('multi_input');
     await pollUntil(h.client, taskId, (t) => t['status'] === 'input_required');
-    const ack = await h.client.request('tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } }, 'unknown-key': { ignored: true } } }, { tasks: true });
+    const ack = await h.client.request(
+      'tasks/update',
+      {
+        taskId,
+        inputResponses: {
+          name: { action: 'accept', content: { name: 'Ada' } },
+          'unknown-key': { ignored: true },
+        },
+      },
+      { tasks: true },
+    );
     expect(Object.keys(ack).filter((k) => k !== '_meta')).toEqual(['resultType']);
     const partial = await get(taskId);
     expect(partial['status']).toBe('input_required');
     // Only what still needs an answer is outstanding (T14).
     expect(Object.keys(partial['inputRequests'] as object)).toEqual(['color']);
-    await h.client.request('tasks/update', { taskId, inputResponses: { color: { action: 'accept', content: { color: 'teal' } } } }, { tasks: true });
+    await h.client.request(
+      'tasks/update',
+      { taskId, inputResponses: { color: { action: 'accept', content: { color: 'teal' } } } },
+      { tasks: true },
+    );
     const done = await pollUntil(h.client, taskId, terminal);
-    expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'name=Ada, color=teal' }] } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'name=Ada, color=teal' }] },
+    });
   });
 
   it('T15: an answer for an already answered key is ignored', async () => {
     const taskId = await startTask('confirm_delete', { filename: 'a.txt' });
     await pollUntil(h.client, taskId, (t) => t['status'] === 'input_required');
-    await h.client.request('tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: false } } } }, { tasks: true });
-    await h.client.request('tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } }, { tasks: true });
+    await h.client.request(
+      'tasks/update',
+      { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: false } } } },
+      { tasks: true },
+    );
+    await h.client.request(
+      'tasks/update',
+      { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } },
+      { tasks: true },
+    );
     const done = await pollUntil(h.client, taskId, terminal);
-    expect(done['result']).toMatchObject({ content: [{ text: 'Kept a.txt: deletion was not confirmed' }] });
+    expect(done['result']).toMatchObject({
+      content: [{ text: 'Kept a.txt: deletion was not confirmed' }],
+    });
   });
 
   it('T16: input needed before the task exists uses input_required on tools/call, then the retry gets a task', async () => {
     const first = await call('test_tool_with_task');
-    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_name: { method: 'elicitation/create' } },
+    });
     expect(first).not.toHaveProperty('taskId');
-    const second = await h.client.request('tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } } }, { tasks: true });
+    const second = await h.client.request(
+      'tools/call',
+      {
+        name: 'test_tool_with_task',
+        arguments: {},
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } },
+      },
+      { tasks: true },
+    );
     expect(second['resultType']).toBe('task');
     const done = await pollUntil(h.client, String(second['taskId']), terminal);
     expect(JSON.stringify(done['result'])).toContain('Alice');
@@ -183,18 +259,31 @@ describe('identity and ids', () => {
   it('T20, M5: another identity gets exactly the error of a missing task; the owner on a new connection succeeds', async () => {
     const taskId = await startTask('slow_compute', { seconds: 5 });
     const bob = await h.connect('bob');
-    const stranger = await bob.request('tasks/get', { taskId }, { tasks: true }).catch((e: unknown) => e);
-    const missing = await bob.request('tasks/get', { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' }, { tasks: true }).catch((e: unknown) => e);
+    const stranger = await bob
+      .request('tasks/get', { taskId }, { tasks: true })
+      .catch((e: unknown) => e);
+    const missing = await bob
+      .request('tasks/get', { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' }, { tasks: true })
+      .catch((e: unknown) => e);
     expect(stranger).toMatchObject({ code: -32602 });
-    expect((stranger as { message: string }).message.replace(taskId, 'ID')).toBe((missing as { message: string }).message.replace('AAAAAAAAAAAAAAAAAAAAAA', 'ID'));
-    await expect(bob.request('tasks/cancel', { taskId }, { tasks: true })).rejects.toMatchObject({ code: -32602 });
+    expect((stranger as { message: string }).message.replace(taskId, 'ID')).toBe(
+      (missing as { message: string }).message.replace('AAAAAAAAAAAAAAAAAAAAAA', 'ID'),
+    );
+    await expect(bob.request('tasks/cancel', { taskId }, { tasks: true })).rejects.toMatchObject({
+      code: -32602,
+    });
     const aliceAgain = await h.connect('alice');
-    expect(await aliceAgain.request('tasks/get', { taskId }, { tasks: true })).toMatchObject({ taskId, status: 'working' });
+    expect(await aliceAgain.request('tasks/get', { taskId }, { tasks: true })).toMatchObject({
+      taskId,
+      status: 'working',
+    });
   });
 
   it('T13: an unknown id gets -32602 on get, update and cancel', async () => {
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-      await expect(h.client.request(method, { taskId: 'no-such-task', inputResponses: {} }, { tasks: true })).rejects.toMatchObject({ code: -32602 });
+      await expect(
+        h.client.request(method, { taskId: 'no-such-task', inputResponses: {} }, { tasks: true }),
+      ).rejects.toMatchObject({ code: -32602 });
     }
   });
 });
@@ -203,14 +292,30 @@ describe('push', () => {
   it('T18, C9: subscriptions/listen acknowledges the taskIds, then pushes what tasks/get would return', async () => {
     const taskId = await startTask('slow_compute', { seconds: 0.3 });
     const listenId = 'listen-1';
-    const reply = h.raw({ jsonrpc: '2.0', id: listenId, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId, 'not-mine'] }, _meta: envelope(true) } });
+    const reply = h.raw({
+      jsonrpc: '2.0',
+      id: listenId,
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [taskId, 'not-mine'] }, _meta: envelope(true) },
+    });
     const ack = await reply;
-    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] }, _meta: { 'io.modelcontextprotocol/subscriptionId': listenId } } });
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        notifications: { taskIds: [taskId] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': listenId },
+      },
+    });
     await pollUntil(h.client, taskId, terminal);
   });
 
   it('T18: a client without the extension asking for task notifications gets -32021', async () => {
-    const reply = await h.raw({ jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { notifications: { taskIds: ['x'] }, _meta: envelope(false) } });
+    const reply = await h.raw({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: ['x'] }, _meta: envelope(false) },
+    });
     expect(reply['error']).toMatchObject({ code: -32021 });
   });
 });

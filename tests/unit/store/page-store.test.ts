@@ -14,7 +14,10 @@ function pageStoreContract(name: string, make: () => PageStore): void {
   describe(`${name} keeps the page's facts`, () => {
     it('T12: stores followed tasks and lists them oldest followed first', async () => {
       const store = make();
-      await store.putTasks([storedTask('b', { followedAt: 2 }), storedTask('a', { followedAt: 1 })]);
+      await store.putTasks([
+        storedTask('b', { followedAt: 2 }),
+        storedTask('a', { followedAt: 1 }),
+      ]);
       expect((await store.tasks()).map((t) => t.taskId)).toEqual(['a', 'b']);
       await store.deleteTasks(['a']);
       expect((await store.tasks()).map((t) => t.taskId)).toEqual(['b']);
@@ -24,12 +27,18 @@ function pageStoreContract(name: string, make: () => PageStore): void {
       const store = make();
       await store.putTasks([storedTask('a', { answeredKeys: ['confirm'], cancelRequested: true })]);
       await store.putTasks([storedTask('a', { answeredKeys: [], polls: 9 })]);
-      expect(await store.tasks()).toEqual([storedTask('a', { answeredKeys: ['confirm'], cancelRequested: true, polls: 9 })]);
+      expect(await store.tasks()).toEqual([
+        storedTask('a', { answeredKeys: ['confirm'], cancelRequested: true, polls: 9 }),
+      ]);
     });
 
     it(`keeps the last ${WIRE_LOG_LIMIT} wire messages, dropping the oldest`, async () => {
       const store = make();
-      const entries = Array.from({ length: WIRE_LOG_LIMIT + 5 }, (_, i) => ({ at: i, direction: 'out' as const, message: { id: i } }));
+      const entries = Array.from({ length: WIRE_LOG_LIMIT + 5 }, (_, i) => ({
+        at: i,
+        direction: 'out' as const,
+        message: { id: i },
+      }));
       await store.appendWire(entries.slice(0, 10));
       await store.appendWire(entries.slice(10));
       const kept = await store.wire();
@@ -72,8 +81,12 @@ describe('IdbPageStore when storage is full', () => {
     await store.putTasks([storedTask('a', { polls: 1 })]);
     await store.appendWire([{ at: 1, direction: 'out', message: { id: 1 } }]);
     fillUp();
-    await expect(store.putTasks([storedTask('b'), storedTask('a', { polls: 2 })])).rejects.toMatchObject({ name: 'QuotaExceededError' });
-    await expect(store.appendWire([{ at: 2, direction: 'in', message: { id: 1 } }])).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    await expect(
+      store.putTasks([storedTask('b'), storedTask('a', { polls: 2 })]),
+    ).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    await expect(
+      store.appendWire([{ at: 2, direction: 'in', message: { id: 1 } }]),
+    ).rejects.toMatchObject({ name: 'QuotaExceededError' });
     expect(await store.tasks()).toEqual([storedTask('a', { polls: 1 })]);
     expect(await store.wire()).toEqual([{ at: 1, direction: 'out', message: { id: 1 } }]);
   });
@@ -81,7 +94,14 @@ describe('IdbPageStore when storage is full', () => {
 
 describe('mergeStoredTask', () => {
   it('keeps the newer server report, and an outcome once known', () => {
-    const older = storedTask('a', { task: { ...storedTask('a').task, status: 'completed', lastUpdatedAt: '2026-07-28T10:00:05.000Z' }, outcome: 'completed' });
+    const older = storedTask('a', {
+      task: {
+        ...storedTask('a').task,
+        status: 'completed',
+        lastUpdatedAt: '2026-07-28T10:00:05.000Z',
+      },
+      outcome: 'completed',
+    });
     const stale = storedTask('a');
     const merged = mergeStoredTask(older, stale);
     expect(merged.task.status).toBe('completed');

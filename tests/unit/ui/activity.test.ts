@@ -9,10 +9,16 @@ const facts = { pollIntervalMs: 500, pendingInputs: 0, link: undefined };
 
 describe('clientActivity', () => {
   it('says what each region is doing', () => {
-    expect(clientActivity({ active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle', link: 'online' } }, facts).map((l) => l.text)).toEqual([
-      'waiting for the next poll (every 500 ms)',
-    ]);
-    const busy = clientActivity({ active: { lifecycle: 'polling', input: 'sending', cancel: 'sending', link: 'online' } }, facts);
+    expect(
+      clientActivity(
+        { active: { lifecycle: 'waiting', input: 'idle', cancel: 'idle', link: 'online' } },
+        facts,
+      ).map((l) => l.text),
+    ).toEqual(['waiting for the next poll (every 500 ms)']);
+    const busy = clientActivity(
+      { active: { lifecycle: 'polling', input: 'sending', cancel: 'sending', link: 'online' } },
+      facts,
+    );
     expect(busy.map((l) => l.region)).toEqual(['lifecycle', 'input', 'cancel']);
     expect(busy.every((l) => l.busy)).toBe(true);
     expect(busy[2]?.text).toBe('cancel requested: tasks/cancel in flight');
@@ -31,7 +37,9 @@ describe('clientActivity', () => {
   });
 
   it('names the outcome once the machine is final', () => {
-    expect(clientActivity('completed', facts)).toEqual([{ region: 'outcome', text: 'stopped polling: the server reported completed', busy: false }]);
+    expect(clientActivity('completed', facts)).toEqual([
+      { region: 'outcome', text: 'stopped polling: the server reported completed', busy: false },
+    ]);
     expect(clientActivity('gone', facts)[0]?.text).toContain('-32602');
   });
 });

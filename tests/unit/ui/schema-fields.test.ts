@@ -24,14 +24,34 @@ describe('schema fields', () => {
       ['approve', 'boolean'],
       ['tags', 'json'],
     ]);
-    expect(fields.find((f) => f.name === 'approve')).toMatchObject({ required: true, label: 'Approve roll-out' });
-    expect(initialValues(fields)).toMatchObject({ service: 'checkout', seconds: '3', approve: false });
+    expect(fields.find((f) => f.name === 'approve')).toMatchObject({
+      required: true,
+      label: 'Approve roll-out',
+    });
+    expect(initialValues(fields)).toMatchObject({
+      service: 'checkout',
+      seconds: '3',
+      approve: false,
+    });
   });
 
   it('converts what the inputs hold back into JSON values', () => {
     const fields = fieldsOf(schema);
-    const collected = collectValues(fields, { ...initialValues(fields), seconds: '2.5', approve: true, tags: '["a"]' });
-    expect(collected).toEqual({ ok: true, value: expect.objectContaining({ service: 'checkout', seconds: 2.5, approve: true, tags: ['a'] }) });
+    const collected = collectValues(fields, {
+      ...initialValues(fields),
+      seconds: '2.5',
+      approve: true,
+      tags: '["a"]',
+    });
+    expect(collected).toEqual({
+      ok: true,
+      value: expect.objectContaining({
+        service: 'checkout',
+        seconds: 2.5,
+        approve: true,
+        tags: ['a'],
+      }),
+    });
   });
 
   it('reports, per field, a number that is not a number and a missing required value', () => {
@@ -39,7 +59,14 @@ describe('schema fields', () => {
     const bad = collectValues(fields, { ...initialValues(fields), seconds: 'soon' });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(Object.keys(bad.errors)).toContain('seconds');
-    const required = fieldsOf({ type: 'object', properties: { note: { type: 'string' } }, required: ['note'] });
-    expect(collectValues(required, { note: '  ' })).toEqual({ ok: false, errors: { note: 'Required' } });
+    const required = fieldsOf({
+      type: 'object',
+      properties: { note: { type: 'string' } },
+      required: ['note'],
+    });
+    expect(collectValues(required, { note: '  ' })).toEqual({
+      ok: false,
+      errors: { note: 'Required' },
+    });
   });
 });

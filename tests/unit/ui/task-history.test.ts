@@ -8,14 +8,30 @@ import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { machineGraph } from '../../../src/machines/machine-graph.ts';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
-import { firstStep, HistoryRecorder, shownPosition, shownStep, stepBack, stepForward, type HistoryStep } from '../../../src/ui/state/task-history.ts';
+import {
+  firstStep,
+  HistoryRecorder,
+  shownPosition,
+  shownStep,
+  stepBack,
+  stepForward,
+  type HistoryStep,
+} from '../../../src/ui/state/task-history.ts';
 
 const CREATED = '2026-07-28T10:00:00.000Z';
 const BASE = Date.parse(CREATED);
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function report(status: TaskStatus, at: number, extra: Partial<DetailedTask> = {}): DetailedTask {
-  return { taskId: 't1', status, createdAt: CREATED, lastUpdatedAt: new Date(BASE + at).toISOString(), ttlMs: null, pollIntervalMs: 1000, ...extra };
+  return {
+    taskId: 't1',
+    status,
+    createdAt: CREATED,
+    lastUpdatedAt: new Date(BASE + at).toISOString(),
+    ttlMs: null,
+    pollIntervalMs: 1000,
+    ...extra,
+  };
 }
 
 /** A task answered by `polls[n]` on the n-th tasks/get (a thrown value rejects). */
@@ -29,11 +45,24 @@ function run(polls: ((at: number) => DetailedTask)[]) {
         return answer(clock.now());
       }),
       sendCancel: fromPromise<void, { taskId: string }>(async () => undefined),
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(async () => undefined),
+      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
+        async () => undefined,
+      ),
     },
   });
-  const task: CreateTaskResult = { resultType: 'task', taskId: 't1', status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttlMs: null, pollIntervalMs: 1000 };
-  const actor = createActor(machine, { clock, input: { task, toolName: 'slow', now: () => BASE + clock.now() } });
+  const task: CreateTaskResult = {
+    resultType: 'task',
+    taskId: 't1',
+    status: 'working',
+    createdAt: CREATED,
+    lastUpdatedAt: CREATED,
+    ttlMs: null,
+    pollIntervalMs: 1000,
+  };
+  const actor = createActor(machine, {
+    clock,
+    input: { task, toolName: 'slow', now: () => BASE + clock.now() },
+  });
   actor.start();
   const graph = machineGraph(actor.logic);
   let seen: readonly HistoryStep[] = [];
@@ -73,17 +102,27 @@ describe('HistoryRecorder', () => {
       'done pollTask',
     ]);
     const byEvent = (event: string) => steps().find((s) => s.event === event)!;
-    expect(byEvent('start').active).toEqual(expect.arrayContaining(['task.active.lifecycle.waiting', 'task.active.input.idle', 'task.active.cancel.idle']));
+    expect(byEvent('start').active).toEqual(
+      expect.arrayContaining([
+        'task.active.lifecycle.waiting',
+        'task.active.input.idle',
+        'task.active.cancel.idle',
+      ]),
+    );
     expect(byEvent('error pollTask').active).toContain('task.active.lifecycle.backoff');
     expect(byEvent('done sendCancel').active).toContain('task.active.cancel.acknowledged');
 
     // Every transition the running actor took is an edge the chart draws.
     const edges = new Set(graph.edges.map((e) => e.id));
-    for (const step of steps()) for (const id of step.taken) expect(edges, `${step.event}: ${id}`).toContain(id);
+    for (const step of steps())
+      for (const id of step.taken) expect(edges, `${step.event}: ${id}`).toContain(id);
 
     // The last poll's report takes two transitions in one step: done pollTask, then always -> completed.
     const last = steps().at(-1)!;
-    expect(last.taken.map((id) => graph.edges.find((e) => e.id === id)?.event)).toEqual(['done pollTask', 'always']);
+    expect(last.taken.map((id) => graph.edges.find((e) => e.id === id)?.event)).toEqual([
+      'done pollTask',
+      'always',
+    ]);
     expect(last.active).toEqual(['task.completed']);
     expect(last).toMatchObject({ serverStatus: 'completed', cancelRequested: true, polls: 3 });
     expect(steps().map((s) => s.index)).toEqual(steps().map((_, i) => i));
@@ -93,7 +132,10 @@ describe('HistoryRecorder', () => {
   it('records pushed reports handled without a state change as internal transitions', async () => {
     const { actor, graph, advance, steps } = run([(at) => report('working', at)]);
     await advance(10);
-    actor.send({ type: 'task.notification', task: report('working', 5, { statusMessage: 'pushed' }) });
+    actor.send({
+      type: 'task.notification',
+      task: report('working', 5, { statusMessage: 'pushed' }),
+    });
     const step = steps().at(-1)!;
     expect(step.event).toBe('task.notification');
     expect(step.taken).toEqual([]);

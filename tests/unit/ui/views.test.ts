@@ -11,7 +11,9 @@ describe('views', () => {
   });
 
   it('links keep other parameters but drop the scenario and the question', () => {
-    expect(viewHref('changed', '?scenario=happy-path&q=statuses&debug=1')).toBe('?debug=1&view=changed');
+    expect(viewHref('changed', '?scenario=happy-path&q=statuses&debug=1')).toBe(
+      '?debug=1&view=changed',
+    );
     expect(viewHref('playground', '?view=myths')).toBe('./');
   });
 });

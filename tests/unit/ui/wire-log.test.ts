@@ -13,7 +13,9 @@ const poll = (packet?: number): WireEntry => ({
   at: seq,
   direction: 'out',
   message: { jsonrpc: '2.0', id: seq, method: 'tasks/get', params: { taskId: 't1' } },
-  ...(packet === undefined ? {} : { net: { packet, link: 1, direction: 'out', sentAt: seq, delayMs: 0 } }),
+  ...(packet === undefined
+    ? {}
+    : { net: { packet, link: 1, direction: 'out', sentAt: seq, delayMs: 0 } }),
 });
 
 beforeEach(() => {
@@ -62,7 +64,10 @@ describe('WireLog', () => {
     const log = new WireLog();
     log.add(poll(7));
     frames();
-    log.restore([{ ...poll(), seq: -2 }, { ...poll(), seq: -1 }]);
+    log.restore([
+      { ...poll(), seq: -2 },
+      { ...poll(), seq: -1 },
+    ]);
     log.update({ packet: 7, at: 0, deliveredAt: 5 });
     frames();
     expect(log.rows.map((row) => row.seq)).toEqual([-2, -1, 1]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { earlierStart, wireWindow } from '../../../src/ui/state/wire-window.ts';
 
-const rows = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ seq: from + i }));
+const rows = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({ seq: from + i }));
 
 describe('wire log window', () => {
   it('draws only the newest rows while following', () => {
