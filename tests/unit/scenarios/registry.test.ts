@@ -77,7 +77,7 @@ describe('scenario registry', () => {
     }
   });
 
-  it('names the misconceptions where the issue asks for them (M1..M5)', () => {
+  it('puts each misconception the issue asks a scenario for in that scenario', () => {
     const demonstrating = (id: string) =>
       scenarios.filter((s) => s.specIds.includes(id)).map((s) => s.id);
     expect(demonstrating('M1')).toContain('removed-methods');
