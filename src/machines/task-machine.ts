@@ -15,6 +15,7 @@
  */
 import { assign, fromPromise, setup, stateIn } from 'xstate';
 import { ErrorCode } from '../protocol/constants.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 import type { CreateTaskResult, DetailedTask, InputRequest, TaskStatus } from '../protocol/task.ts';
 
 /** What `createActor(taskMachine, { input })` takes. */
@@ -116,12 +117,7 @@ export function rpcErrorCode(e: unknown): number | undefined {
 
 function describeError(e: unknown): { code?: number; message: string } {
   const code = rpcErrorCode(e);
-  const message =
-    e instanceof Error
-      ? e.message
-      : typeof e === 'object' && e !== null && 'message' in e
-        ? String(e.message)
-        : String(e);
+  const message = errorMessage(e);
   return code === undefined ? { message } : { code, message };
 }
 
