@@ -65,7 +65,7 @@ function drawnWire(page: Page): Promise<WireRowText[]> {
 
 /**
  * The wire log rows once `ready(rows)` holds, retried until it does (the
- * expect timeout, then a failure naming `what`). The log draws new rows at
+ * expect timeout unless `options` says otherwise, then a failure naming `what`). The log draws new rows at
  * most every 200 ms (FLUSH_EVERY_MS in src/ui/state/wire-log.svelte.ts), so
  * what a card already shows may not be drawn yet: each caller waits for the
  * rows it then asserts on. A check that something is absent, or that every
@@ -77,6 +77,7 @@ export async function readWire(
   page: Page,
   ready: (rows: readonly WireRowText[]) => boolean,
   what = 'the wire log rows the test waits for',
+  options: { timeout?: number } = {},
 ): Promise<WireRowText[]> {
   let rows: WireRowText[] = [];
   await expect
@@ -85,7 +86,7 @@ export async function readWire(
         rows = await drawnWire(page);
         return ready(rows);
       },
-      { message: `waiting for ${what}` },
+      { message: `waiting for ${what}`, ...options },
     )
     .toBe(true);
   return rows;
