@@ -3,8 +3,8 @@
  * fresh actors seeded from those facts after a "reload", finished tasks
  * rebuilt without running anything, and storage failures reported.
  */
-import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import {
   finishedActor,
   followFactsOf,
@@ -139,6 +139,43 @@ describe('TaskJournal', () => {
     expect(after.update).toEqual([{ confirm: { action: 'accept' } }]);
     expect(followFactsOf(stored!)).toEqual(facts);
     second.stop();
+  });
+
+  it("T12: the stored nextPollAt is the machine's own, through polls and to the end", async () => {
+    const store = new MemoryPageStore();
+    const journal = new TaskJournal(store);
+    const clock = new SimulatedClock();
+    const start = Date.parse(CREATED);
+    let status: DetailedTask['status'] = 'working';
+    const calls = { update: [] as unknown[], cancel: 0 };
+    const report = (): DetailedTask => ({
+      ...handle,
+      resultType: undefined,
+      status,
+      pollIntervalMs: 300,
+      lastUpdatedAt: new Date(start + clock.now()).toISOString(),
+    });
+    const actor: TaskActor = createActor(fakeMachine(report, calls), {
+      clock,
+      input: { task: handle, toolName: 'x', now: () => start + clock.now() },
+    }).start();
+    const stored = async () => (await store.tasks())[0];
+    journal.track(actor, facts);
+    await journal.flush();
+    expect((await stored())?.nextPollAt).toBe(start + 20);
+
+    clock.increment(20); // the first tasks/get; its answer asks for 300 ms from now on
+    await vi.waitFor(() => expect(actor.getSnapshot().context.polls).toBe(1));
+    await journal.flush();
+    expect(actor.getSnapshot().context.nextPollAt).toBe(start + 320);
+    expect((await stored())?.nextPollAt).toBe(start + 320);
+
+    status = 'completed';
+    clock.increment(300);
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('completed'));
+    await journal.flush();
+    expect(await stored()).toMatchObject({ outcome: 'completed' });
+    expect(await stored()).not.toHaveProperty('nextPollAt');
   });
 
   it('a task the page stopped following comes back finished, its outcome and error kept, with nothing running', () => {
