@@ -1,16 +1,20 @@
 /**
  * Three nodes on one PostgreSQL behind the round-robin balancer
- * (scripts/cluster): any node serves any task's polls (C1), and when the
+ * (scripts/cluster): any node serves any task's polls (C1); the
+ * `@modelcontextprotocol/ext-tasks` client, a requester nobody here wrote,
+ * creates, polls, answers and cancels tasks across the nodes; and, last, when the
  * node running jobs is killed with SIGKILL mid-task, the others take its
  * jobs over through the lease, from their last checkpoint; every task
  * completes exactly once, no answer is asked for or taken twice (T14), and
  * no task is lost.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApplicationInputHandler } from '@modelcontextprotocol/ext-tasks/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/cluster/start-cluster.ts';
 import { PgTaskStore } from '../../src/server/pg/pg-task-store.ts';
 import type { TaskRecord } from '../../src/server/task-store.ts';
 import { freshDatabase } from './fresh-database.ts';
+import { connectExtTasks, type ExtTasksLink } from '../unit/server/ext-tasks-link.ts';
 import { mcp, startTask } from './mcp-http.ts';
 
 let cluster: Cluster;
@@ -51,6 +55,71 @@ describe('a cluster of 3 nodes on PostgreSQL', () => {
       )
       .toBe('completed');
     expect(servedBy.size).toBeGreaterThanOrEqual(2);
+  });
+
+  describe('driven by @modelcontextprotocol/ext-tasks through the balancer', () => {
+    let link: ExtTasksLink | undefined;
+    afterEach(async () => {
+      await link?.close();
+      link = undefined;
+    });
+    const nodesThatServed = (l: ExtTasksLink, taskId: string): Set<string | undefined> =>
+      new Set(
+        l.raw
+          .filter(
+            (e) => e.request.params?.['taskId'] === taskId || e.request.method === 'tools/call',
+          )
+          .map((e) => e.servedBy),
+      );
+
+    it('T14, T15 interop: creates confirm_delete on one node, polls and answers it on others, sees it completed', async () => {
+      const asked: unknown[] = [];
+      link = await connectExtTasks({
+        endpoint: cluster.url,
+        onInputRequest: createApplicationInputHandler({
+          elicitation: async (request) => {
+            asked.push(request.params['message']);
+            return { action: 'accept', content: { confirm: true } };
+          },
+          sampling: async () => {
+            throw new Error('confirm_delete asks for no sampling');
+          },
+          roots: async () => {
+            throw new Error('confirm_delete asks for no roots');
+          },
+        }),
+      });
+      const execution = await link.session.callTool('confirm_delete', { filename: 'cluster.txt' });
+      if (execution.kind !== 'task') throw new Error('expected a task');
+      const taskId = execution.handle.taskId;
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe('completed');
+      expect(outcome.status === 'completed' ? outcome.result.content : outcome).toEqual([
+        { type: 'text', text: 'Deleted cluster.txt' },
+      ]);
+      expect(asked).toEqual(['Delete cluster.txt?']);
+      expect(link.raw.filter((e) => e.request.method === 'tasks/update')).toHaveLength(1);
+      expect(nodesThatServed(link, taskId).size).toBeGreaterThanOrEqual(2);
+      expect(link.errors).toEqual([]);
+    });
+
+    it('T17 interop: cancels on whichever node, and the job on its own node stops: cancelled', async () => {
+      link = await connectExtTasks({ endpoint: cluster.url });
+      const execution = await link.session.callTool('slow_compute', { seconds: 30 });
+      if (execution.kind !== 'task') throw new Error('expected a task');
+      const taskId = execution.handle.taskId;
+      await link.session.cancelTask(taskId);
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe('cancelled');
+      // The server says so too, read through the balancer (30 s of work cannot have completed).
+      await expect
+        .poll(
+          async () => (await mcp(cluster.url, 'tasks/get', { taskId }, 'alice')).result?.['status'],
+        )
+        .toBe('cancelled');
+      expect(nodesThatServed(link, taskId).size).toBeGreaterThanOrEqual(2);
+      expect(link.errors).toEqual([]);
+    });
   });
 
   it('T14, T15: a SIGKILL of the node running the jobs: another node carries each on from its checkpoint, every task completes once', async () => {
