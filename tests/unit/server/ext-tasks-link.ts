@@ -2,9 +2,10 @@
  * Wires `@modelcontextprotocol/ext-tasks` (a requester nobody here wrote) to
  * our server in-process. The official SDK `Client` connects over its own
  * Streamable HTTP transport whose `fetch` is our server's HTTP entry; the
- * `rawDispatch` ext-tasks requires for task traffic (notes/sdk-v2.md: the SDK
- * Client rejects `resultType: "task"`) POSTs through that same entry. Every
- * message crosses the real SDK handler: nothing between the two is mocked.
+ * `rawDispatch` ext-tasks requires for task traffic (the SDK Client rejects
+ * `resultType: "task"`: docs/sdk-notes.md, "Client") POSTs through that same
+ * entry. Every message crosses the real SDK handler: nothing between the two
+ * is mocked.
  */
 import {
   Client,
@@ -44,10 +45,13 @@ export interface RawExchange {
   sentAt: number;
   /** True when a lagging read answered with an earlier server response (see `staleReadsAfterUpdate`). */
   replayed: boolean;
+  /** The node a cluster's balancer sent it to (its `x-served-by` header), over real HTTP only. */
+  servedBy?: string;
 }
 
 export interface ExtTasksLink {
-  server: PlaygroundServer;
+  /** The server in this process; undefined when the link goes to an `endpoint` over HTTP. */
+  server: PlaygroundServer | undefined;
   client: Client;
   session: TaskEnabledSession;
   /** Declarations built from our `tools/list` and passed to ext-tasks explicitly. */
@@ -71,16 +75,27 @@ export interface ExtTasksLinkOptions {
    * client never sees an answered key again. 0 (the default) forwards every read.
    */
   staleReadsAfterUpdate?: number;
+  /**
+   * A server (or a cluster's balancer) over real HTTP, e.g.
+   * `http://127.0.0.1:3940/mcp`, instead of a server in this process.
+   */
+  endpoint?: string;
 }
 
 export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promise<ExtTasksLink> {
   const identity = options.identity ?? 'alice';
-  const server = createPlaygroundServer({ sweepIntervalMs: 0 });
+  const server = options.endpoint ? undefined : createPlaygroundServer({ sweepIntervalMs: 0 });
   const authInfo = { token: identity, clientId: identity, scopes: [] };
 
-  // The SDK transport's network: each HTTP request goes straight into our handler.
-  const fetchLike: FetchLike = async (url, init) =>
-    server.http.fetch(new Request(url, init), { authInfo });
+  // The SDK transport's network: each HTTP request goes straight into our handler, or over
+  // real HTTP to `endpoint`, as the bearer token that identity is (T20).
+  const endpoint = options.endpoint;
+  const fetchLike: FetchLike = async (url, init) => {
+    if (server) return server.http.fetch(new Request(url, init), { authInfo });
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${identity}`);
+    return fetch(endpoint ?? url, { ...init, headers });
+  };
 
   const client = new Client(CLIENT_INFO, {
     capabilities: CLIENT_CAPABILITIES,
@@ -88,9 +103,8 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(ENDPOINT), { fetch: fetchLike }));
 
-  // notes/sdk-v2.md: ext-tasks' own tools/list refresh rejected SDK-filled undefined
-  // fields elsewhere, so the declarations are built here and passed in. (Against our
-  // tools/list its refresh also worked in a probe; explicit keeps the test off that path.)
+  // The declarations are built here and passed in (docs/sdk-notes.md, "ext-tasks"), so
+  // the test does not depend on the session's own tools/list refresh.
   const listed = await client.listTools();
   const tools = new Map(listed.tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
 
@@ -156,7 +170,15 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
       if (message.method === 'tasks/update')
         staleReadsLeft.set(taskId, options.staleReadsAfterUpdate ?? 0);
     }
-    raw.push({ request: message, headers, response: result, sentAt, replayed: false });
+    const servedBy = response.headers.get('x-served-by') ?? undefined;
+    raw.push({
+      request: message,
+      headers,
+      response: result,
+      sentAt,
+      replayed: false,
+      ...(servedBy === undefined ? {} : { servedBy }),
+    });
     return structuredClone(result);
   };
 
@@ -183,7 +205,7 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
     async close() {
       await session.close();
       await client.close();
-      await server.close();
+      await server?.close();
     },
   };
 }
