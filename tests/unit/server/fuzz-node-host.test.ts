@@ -28,12 +28,8 @@ import {
 } from '../../../src/server/playground-server.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
-import {
-  deeplyNested,
-  isErrorResponse,
-  mutatedRequest,
-  prepareCase,
-} from '../helpers/fuzz-inputs.ts';
+import { isErrorResponse, mutatedRequest, prepareCase } from '../helpers/fuzz-inputs.ts';
+import { deeplyNested } from '../helpers/hostile-values.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'node-fuzz', version: '0' };
