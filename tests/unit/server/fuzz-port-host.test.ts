@@ -50,7 +50,10 @@ beforeAll(async () => {
   await pollUntil(h.client, victim, (task) => task['status'] === 'input_required');
   before = await factsOf(victim);
 });
-afterAll(async () => h.close());
+afterAll(async () => {
+  errors.mockRestore();
+  await h.close();
+});
 
 const errors = vi.spyOn(console, 'error');
 afterEach(() => errors.mockClear());
