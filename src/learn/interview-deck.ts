@@ -131,7 +131,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     alsoSee: ['push-and-poll', 'reload-mid-task'],
     tests: [
       {
-        file: 'tests/unit/server/node-host.test.ts',
+        file: 'tests/unit/server/node-host-tasks.test.ts',
         name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect',
       },
     ],

@@ -171,7 +171,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     experiment: 'push-and-poll',
     tests: [
       {
-        file: 'tests/unit/server/node-host.test.ts',
+        file: 'tests/unit/server/node-host-tasks.test.ts',
         name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect',
       },
       {
