@@ -20,8 +20,8 @@ export interface StoredTask {
   identity: string;
   /** The server's last report (T6, T10): status, statusMessage, pollIntervalMs, ttlMs, result or error. */
   task: DetailedTask;
-  /** Epoch ms when the next tasks/get is due (T12). */
-  nextPollAt: number;
+  /** Epoch ms when the next tasks/get is due (T12); absent while one was out, and once the task ended. */
+  nextPollAt?: number;
   polls: number;
   /** Input keys answered here; never asked again (T14). */
   answeredKeys: string[];
