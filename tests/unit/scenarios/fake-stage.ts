@@ -40,6 +40,8 @@ export class FakeStage implements ScenarioStage {
       id: 1,
       taskId: undefined,
       gist: '',
+      status: undefined,
+      resultType: undefined,
       reissueOf: undefined,
       reissueReason: undefined,
       net: undefined,
