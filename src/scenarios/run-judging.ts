@@ -6,6 +6,7 @@
  * observation an event carried; nothing here reads a clock or a stage.
  */
 import { Prng } from '../net/prng.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 import type { Observation } from './observation.ts';
 import type { ExpectationState, RunSnapshot, StepState } from './run-state.ts';
 import type { Expectation, ScenarioDefinition, Verdict } from './scenario.ts';
@@ -188,7 +189,7 @@ function judgeOne(expectation: Expectation, obs: Observation): Verdict {
   } catch (error) {
     return {
       pass: false,
-      saw: `the check itself failed: ${error instanceof Error ? error.message : String(error)}`,
+      saw: `the check itself failed: ${errorMessage(error)}`,
     };
   }
 }

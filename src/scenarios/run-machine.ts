@@ -15,6 +15,7 @@
  * `now`, and what the stage shows arrives as `stage.observed` events.
  */
 import { and, assign, fromCallback, fromPromise, sendTo, setup, stateIn } from 'xstate';
+import { errorMessage } from '../protocol/error-message.ts';
 import type { Observation } from './observation.ts';
 import {
   checkExpectations,
@@ -72,7 +73,6 @@ const notProvided = <TOutput, TInput>() =>
   fromPromise<TOutput, TInput>(() => Promise.reject(new Error('not provided')));
 
 const stepOf = (context: RunMachineContext) => context.scenario.steps[context.stepIndex];
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const observed = (event: RunMachineEvent): Observation => {
   if (event.type !== 'stage.observed') throw new Error(`no observation in ${event.type}`);
   return event.obs;
@@ -231,7 +231,7 @@ export const runMachine = setup({
                   type: 'stopStep',
                   params: ({ event }) => ({
                     status: 'error' as const,
-                    note: `the stage could not be set up: ${errorText(event.error)}`,
+                    note: `the stage could not be set up: ${errorMessage(event.error)}`,
                   }),
                 },
               ],
@@ -293,7 +293,7 @@ export const runMachine = setup({
                         type: 'stopStep',
                         params: ({ event }) => ({
                           status: 'error' as const,
-                          note: `the step failed: ${errorText(event.error)}`,
+                          note: `the step failed: ${errorMessage(event.error)}`,
                         }),
                       },
                     },
