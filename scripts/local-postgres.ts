@@ -140,6 +140,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
     } catch (error) {
       throw new Error(
         `PostgreSQL did not start: ${error instanceof Error ? error.message : 'it exited'}\n${logs.slice(-20).join('')}`,
+        { cause: error },
       );
     }
   };

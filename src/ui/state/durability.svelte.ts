@@ -136,7 +136,7 @@ export class Durability {
     }
     const input = resumeInputOf(stored);
     const actor = follower.follow(input.task, input.toolName, input.resume);
-    this.#journal.track(actor, facts, stored.nextPollAt);
+    this.#journal.track(actor, facts);
     return actor;
   }
 

@@ -424,7 +424,7 @@ export class Page {
       }
       const input = resumeInputOf(stored);
       const actor = this.follower.follow(input.task, input.toolName, input.resume);
-      this.journal.track(actor, facts, stored.nextPollAt);
+      this.journal.track(actor, facts);
       this.#watch(actor);
     }
   }
