@@ -15,7 +15,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   store: ['protocol'],
   client: ['protocol', 'net', 'machines', 'store'],
   learn: [],
-  ui: ['protocol', 'net', 'machines', 'store', 'client', 'learn', 'scenarios'],
+  ui: ['protocol', 'net', 'machines', 'store', 'client', 'learn', 'scenarios', 'session'],
+  session: ['protocol', 'net', 'client', 'machines', 'store'],
   scenarios: ['protocol', 'client', 'machines', 'net'],
 };
 
