@@ -4,7 +4,7 @@
  * about, and a one-word gist (a task's status, an error code).
  */
 import { parseMessage } from '../protocol/jsonrpc.ts';
-import type { NetMark, PacketUpdate } from '../net/transport.ts';
+import type { NetMark, PacketUpdate } from '../net/net-marks.ts';
 import type { WireDirection, WireEntry } from './rpc-client.ts';
 
 export type WireKind = 'request' | 'notification' | 'result' | 'error' | 'invalid';

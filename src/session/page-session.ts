@@ -374,6 +374,7 @@ export class PageSession {
     return {
       clientInfo: { name, version: '0.1.0' },
       connect: this.network.connector(() => this.#endpoint.connect(identity)),
+      marks: this.network,
       scheduler: this.#scheduler,
       nextSeq: () => ++this.#wireSeq,
     };

@@ -6,7 +6,7 @@
 import type { ConnectionInfo, ConnectionState, WireEntry } from '../client/rpc-client.ts';
 import type { PushStatus } from '../client/task-subscription.ts';
 import type { ToolInfo } from '../client/tool-catalog.ts';
-import type { PacketUpdate } from '../net/transport.ts';
+import type { PacketUpdate } from '../net/net-marks.ts';
 import type { StorageProblem } from '../store/page-store.ts';
 import type { FollowedTasksEvents } from './followed-tasks.ts';
 import type { ServerStoreStatus } from './server-store.ts';

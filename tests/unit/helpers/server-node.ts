@@ -54,7 +54,9 @@ class LocalTransport implements Transport {
       if (!this.#closed) this.onmessage?.(event.data);
     });
   }
-  send(message: unknown): void {
+  async start(): Promise<void> {}
+
+  async send(message: unknown): Promise<void> {
     if (this.#closed) throw new Error('transport is closed');
     this.port.postMessage(message);
   }
