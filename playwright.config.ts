@@ -8,8 +8,17 @@ import { defineConfig, devices } from '@playwright/test';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const CI = Boolean(process.env['CI']);
-// PLAYWRIGHT_PORT lets two checkouts run their e2e suites side by side on one machine.
-const PORT = Number(process.env['PLAYWRIGHT_PORT'] ?? 4173);
+/**
+ * Each checkout previews on a port of its own (derived from its path), so two
+ * checkouts on one machine never reuse each other's server and test the other's
+ * build; PLAYWRIGHT_PORT overrides it. CI keeps 4173.
+ */
+function portOfCheckout(dir: string): number {
+  let hash = 0;
+  for (const char of dir) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return 4200 + (hash % 700);
+}
+const PORT = Number(process.env['PLAYWRIGHT_PORT'] ?? (CI ? 4173 : portOfCheckout(process.cwd())));
 
 export default defineConfig({
   testDir: 'tests/e2e',

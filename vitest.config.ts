@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // A test that asserts nothing fails: it could not have failed otherwise.
+    expect: { requireAssertions: true },
   },
 });

@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { startNodeHost } from '../src/server/node-host.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -51,7 +52,6 @@ const CHECK_LINE = /^\S+\s+\[([^\]]+?)\s*\]\s+(SUCCESS|FAILURE|WARNING|INFO|SKIP
 // "  - <name>: <description>" then "    Error: <message>" in the "=== Failed Checks ===" block.
 const FAILED_NAME = /^ {2}- [^:]+: (.*)$/;
 const FAILED_ERROR = /^ {4}Error: (.*)$/;
-const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** The checks and failure reasons printed by one `conformance server` run. */
 function parseOutput(output: string): { checks: Check[]; failures: Failure[] } {
@@ -59,7 +59,7 @@ function parseOutput(output: string): { checks: Check[]; failures: Failure[] } {
   const failures: Failure[] = [];
   let lastDescription: string | undefined;
   for (const raw of output.split(/\r?\n/)) {
-    const line = raw.replace(ANSI, '');
+    const line = stripVTControlCharacters(raw);
     const check = CHECK_LINE.exec(line);
     if (check) {
       checks.push({
@@ -160,7 +160,7 @@ async function main(): Promise<number> {
       if (reason) {
         errored.push(scenario);
         console.log(`  ERROR  scenario ${reason}; its output:`);
-        for (const line of run.output.replace(ANSI, '').trimEnd().split('\n'))
+        for (const line of stripVTControlCharacters(run.output).trimEnd().split('\n'))
           console.log(`        | ${line}`);
       }
     }

@@ -17,6 +17,7 @@ import type { Connector, Transport } from '../net/transport.ts';
 import { LinkMarks } from './link-marks.ts';
 import type { CallError } from './rpc-error.ts';
 import { StreamTable, type StreamHandle, type StreamOptions } from './rpc-streams.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 export type WireDirection = 'out' | 'in';
 
@@ -261,7 +262,7 @@ export class RpcClient {
     try {
       transport = await this.#options.connect();
     } catch (error) {
-      this.#scheduleReconnect(error instanceof Error ? error.message : String(error));
+      this.#scheduleReconnect(errorMessage(error));
       return;
     }
     if (this.#state === 'closed') {

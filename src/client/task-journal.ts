@@ -11,7 +11,7 @@
  * untouched and is reported through `onProblem`.
  */
 import { createActor, type SnapshotFrom } from 'xstate';
-import { backoffMs, taskMachine, type TaskMachineInput } from '../machines/task-machine.ts';
+import { taskMachine, type TaskMachineInput } from '../machines/task-machine.ts';
 import type { DetailedTask } from '../protocol/task.ts';
 import {
   storageProblemOf,
@@ -34,11 +34,7 @@ export interface FollowFacts {
 }
 
 /** The facts to keep about a task, read from its actor's snapshot. */
-export function storedTaskOf(
-  snapshot: TaskSnapshot,
-  facts: FollowFacts,
-  nextPollAt: number,
-): StoredTask {
+export function storedTaskOf(snapshot: TaskSnapshot, facts: FollowFacts): StoredTask {
   const context = snapshot.context;
   // A CreateTaskResult is a DetailedTask without the optional fields (T7, T10).
   const task: DetailedTask = context.task;
@@ -48,7 +44,8 @@ export function storedTaskOf(
     arguments: facts.arguments,
     identity: facts.identity,
     task,
-    nextPollAt,
+    // The machine's own schedule (T12): absent while a tasks/get is out and once the task ended.
+    ...(context.nextPollAt !== undefined ? { nextPollAt: context.nextPollAt } : {}),
     polls: context.polls,
     answeredKeys: [...context.answeredKeys],
     // Answers in a tasks/update that was not acknowledged count as unsent: sending twice is harmless (T15).
@@ -98,6 +95,7 @@ export function finishedActor(stored: StoredTask): TaskActor | undefined {
     value: stored.outcome,
     context: {
       ...context,
+      nextPollAt: undefined,
       outcome: stored.outcome,
       ...(stored.lastError ? { lastError: stored.lastError } : {}),
     },
@@ -108,7 +106,6 @@ export function finishedActor(stored: StoredTask): TaskActor | undefined {
 export interface TaskJournalOptions {
   /** Told what went wrong when storage fails, and `undefined` once writing works again. */
   onProblem?: (problem: StorageProblem | undefined) => void;
-  now?: () => number;
   /** How long wire messages gather before they are written together. */
   wireBatchMs?: number;
   /** How long a load may wait for storage (a blocked open waits forever) before the page starts without it. */
@@ -118,7 +115,6 @@ export interface TaskJournalOptions {
 export class TaskJournal {
   readonly #store: PageStore;
   readonly #onProblem: (problem: StorageProblem | undefined) => void;
-  readonly #now: () => number;
   readonly #wireBatchMs: number;
   readonly #readTimeoutMs: number;
   readonly #tracked = new Map<string, () => void>();
@@ -133,7 +129,6 @@ export class TaskJournal {
   constructor(store: PageStore, options: TaskJournalOptions = {}) {
     this.#store = store;
     this.#onProblem = options.onProblem ?? (() => {});
-    this.#now = options.now ?? Date.now;
     this.#wireBatchMs = options.wireBatchMs ?? 250;
     this.#readTimeoutMs = options.readTimeoutMs ?? 5000;
   }
@@ -158,30 +153,15 @@ export class TaskJournal {
     return this.#reading(() => this.#store.wire());
   }
 
-  /**
-   * Writes the task's facts now, and again whenever its actor changes them.
-   * `nextPollAt` is when a resumed actor's first poll is due.
-   */
-  track(actor: TaskActor, facts: FollowFacts, nextPollAt?: number): void {
+  /** Writes the task's facts now, and again whenever its actor changes them. */
+  track(actor: TaskActor, facts: FollowFacts): void {
     const taskId = actor.getSnapshot().context.taskId;
     this.#tracked.get(taskId)?.();
-    let lifecycle: string | undefined;
-    let due = nextPollAt ?? this.#now() + actor.getSnapshot().context.pollIntervalMs;
     let written = '';
     const write = (snapshot: TaskSnapshot): void => {
       // "Stop following" deletes the task; stopping the actor (page closing) must change nothing.
       if (snapshot.value === 'forgotten' || snapshot.status === 'stopped') return;
-      const value = snapshot.value;
-      const region = typeof value === 'string' ? undefined : value.active.lifecycle;
-      if (region !== lifecycle) {
-        lifecycle = region;
-        const { pollIntervalMs, pollFailures } = snapshot.context;
-        if (region === 'waiting' && written !== '') due = this.#now() + pollIntervalMs;
-        else if (region === 'backoff')
-          due = this.#now() + Math.max(pollIntervalMs, backoffMs(pollFailures));
-        else if (region === 'polling') due = this.#now();
-      }
-      const stored = storedTaskOf(snapshot, facts, due);
+      const stored = storedTaskOf(snapshot, facts);
       const text = JSON.stringify(stored);
       if (text === written) return;
       written = text;

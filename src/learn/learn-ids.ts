@@ -6,7 +6,7 @@
  * checks each against its source.
  */
 
-/** A rule id of the digest: C1-C10 (core), T1-T22 (tasks), M1-M5 (misconceptions). */
+/** A rule id of the digest: C1-C10 (core), T1-T22 (tasks), M1-M9 (misconceptions). */
 export type SpecId = `C${number}` | `T${number}` | `M${number}`;
 
 /** The scenarios the material cites; each opens the playground at `?scenario=<id>`. */

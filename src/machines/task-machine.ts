@@ -15,154 +15,32 @@
  */
 import { assign, fromPromise, setup, stateIn } from 'xstate';
 import { ErrorCode } from '../protocol/constants.ts';
-import type { CreateTaskResult, DetailedTask, InputRequest, TaskStatus } from '../protocol/task.ts';
+import type { DetailedTask, TaskStatus } from '../protocol/task.ts';
+import type {
+  TaskMachineContext,
+  TaskMachineEvent,
+  TaskMachineInput,
+} from './task-machine-context.ts';
+import { applyReport, describeError, isCurrent, rpcErrorCode } from './task-machine-replies.ts';
+import {
+  expiresAt,
+  msUntilNextPoll,
+  pollDueAt,
+  pollIntervalMs,
+  retryDueAt,
+  backoffMs,
+} from './task-machine-timing.ts';
 
-/** What `createActor(taskMachine, { input })` takes. */
-export interface TaskMachineInput {
-  /** The handle (T7), or the last report when resuming a task followed before (T12). */
-  task: CreateTaskResult | DetailedTask;
-  toolName: string;
-  /** Wall clock for TTL checks only (defaults to `Date.now`), so tests can fake time. */
-  now?: () => number;
-  /** Facts kept from an earlier page, when resuming after a reload (T12). */
-  resume?: TaskResume;
-}
-
-/**
- * What a page keeps about a followed task so a fresh actor carries on where
- * the last one stopped (persist facts, not actors): keys answered are never
- * asked again (T14), answers not yet acknowledged are sent, a cancel intent
- * is sent again (T17: harmless, the server ignores a repeat).
- */
-export interface TaskResume {
-  answeredKeys: readonly string[];
-  /** Answers given whose tasks/update was not acknowledged. */
-  unsent: Record<string, unknown>;
-  cancelRequested: boolean;
-  polls: number;
-  /** When the next tasks/get was due (epoch ms, by `now`): the first poll waits only for what is left (T12). */
-  nextPollAt?: number;
-}
-
-export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'gone';
-
-/** Context; the first block is read by the UI, the rest is bookkeeping. */
-export interface TaskMachineContext {
-  taskId: string;
-  toolName: string;
-  /** Last report; `task.status` is what the server last said. */
-  task: DetailedTask | CreateTaskResult;
-  pollIntervalMs: number;
-  ttlMs: number | null;
-  /** Epoch ms of the server's `createdAt` (T6), the base of the TTL. */
-  createdAt: number;
-  /** Input requests shown to the user and not yet answered (T14). */
-  pendingInputs: Record<string, InputRequest>;
-  /** Keys answered here; never shown again, however often polls repeat them (T14). */
-  answeredKeys: string[];
-  /** Client intent, separate from the server status (T17). */
-  cancelRequested: boolean;
-  /** tasks/get requests issued. */
-  polls: number;
-  lastError?: { code?: number; message: string };
-  outcome?: TaskOutcome;
-  now: () => number;
-  pollFailures: number;
-  /** Answers not yet handed to tasks/update, and those in the current attempt. */
-  unsent: Record<string, unknown>;
-  inFlight: Record<string, unknown>;
-  updateFailures: number;
-  cancelFailures: number;
-  /** Set when resuming: when the first tasks/get is due, instead of a whole interval from now. */
-  firstPollAt?: number;
-  /** When (`now()`) the latest tasks/get was sent: T13's verdict waits for one sent after the TTL. */
-  lastPollSentAt?: number;
-  /** While the link is down: since when (`now()`), why, and the client's reconnect attempts. */
-  link?: LinkTrouble;
-}
-
-/** What the client said about its broken link (C8: it reconnects with backoff). */
-export interface LinkTrouble {
-  since: number;
-  reason: string;
-  attempt: number;
-  /** When the client's next connect attempt starts (the client's clock). */
-  retryAt?: number;
-}
-
-export type TaskMachineEvent =
-  | { type: 'task.answer'; responses: Record<string, unknown> }
-  | { type: 'task.cancel' }
-  | { type: 'task.notification'; task: DetailedTask }
-  | { type: 'task.forget' }
-  // From the client's connection; requests in flight meanwhile are re-issued under new ids (C8).
-  | { type: 'connection.lost'; reason: string }
-  | { type: 'connection.retrying'; attempt: number; retryAt: number }
-  | { type: 'connection.restored' };
-
-const DEFAULT_POLL_INTERVAL_MS = 1000;
-
-/**
- * The JSON-RPC error code a rejection carries, or `undefined` for transport
- * trouble. Matched structurally: errors cross postMessage as plain objects.
- */
-export function rpcErrorCode(e: unknown): number | undefined {
-  if (typeof e !== 'object' || e === null) return undefined;
-  const { code, message } = e as { code?: unknown; message?: unknown };
-  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string'
-    ? code
-    : undefined;
-}
-
-function describeError(e: unknown): { code?: number; message: string } {
-  const code = rpcErrorCode(e);
-  const message =
-    e instanceof Error
-      ? e.message
-      : typeof e === 'object' && e !== null && 'message' in e
-        ? String(e.message)
-        : String(e);
-  return code === undefined ? { message } : { code, message };
-}
-
-/** 500 ms doubling per consecutive failure, capped at 8 s. */
-export function backoffMs(failures: number): number {
-  return Math.min(500 * 2 ** Math.max(0, failures - 1), 8000);
-}
-
-const intervalOf = (task: { pollIntervalMs?: number | undefined }) =>
-  task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-
-/**
- * Polls and pushes can overtake each other (different server nodes, T18), so
- * an older report must not undo a newer one; one for another task is a bug upstream.
- */
-function isCurrent(context: TaskMachineContext, report: DetailedTask): boolean {
-  return (
-    report.taskId === context.taskId &&
-    Date.parse(report.lastUpdatedAt) >= Date.parse(context.task.lastUpdatedAt)
-  );
-}
-
-function applyReport(
-  context: TaskMachineContext,
-  report: DetailedTask,
-): Partial<TaskMachineContext> {
-  if (!isCurrent(context, report)) return {};
-  // Every poll repeats all outstanding requests (T14): keep the object already
-  // shown for a key, add unseen keys, drop keys the server no longer lists.
-  // fromEntries, not `obj[key] =`: keys come from the server ("__proto__").
-  const requests = Object.entries(report.inputRequests ?? {});
-  const pendingInputs = Object.fromEntries(
-    requests
-      .filter(([key]) => !context.answeredKeys.includes(key))
-      .map(([key, request]) => [
-        key,
-        Object.hasOwn(context.pendingInputs, key) ? context.pendingInputs[key]! : request,
-      ]),
-  );
-  return { task: report, pollIntervalMs: intervalOf(report), ttlMs: report.ttlMs, pendingInputs };
-}
+export type {
+  LinkTrouble,
+  TaskMachineContext,
+  TaskMachineEvent,
+  TaskMachineInput,
+  TaskOutcome,
+  TaskResume,
+} from './task-machine-context.ts';
+export { rpcErrorCode } from './task-machine-replies.ts';
+export { backoffMs, createdAtMs, pollIntervalMs, ttlMs } from './task-machine-timing.ts';
 
 const notProvided = <TOutput, TInput>() =>
   fromPromise<TOutput, TInput>(() => Promise.reject(new Error('not provided')));
@@ -175,13 +53,9 @@ export const taskMachine = setup({
     sendCancel: notProvided<void, { taskId: string }>(),
   },
   delays: {
-    pollInterval: ({ context }) =>
-      context.firstPollAt === undefined
-        ? context.pollIntervalMs
-        : Math.max(0, context.firstPollAt - context.now()),
-    // A failed tasks/get may still have reached the server, so a retry is never
-    // sooner than the interval it asked for (T12), whatever the backoff says.
-    backoff: ({ context }) => Math.max(context.pollIntervalMs, backoffMs(context.pollFailures)),
+    // Both wait for `nextPollAt`, set when the wait was scheduled (T12).
+    pollInterval: ({ context }) => msUntilNextPoll(context),
+    backoff: ({ context }) => msUntilNextPoll(context),
     updateRetry: ({ context }) => backoffMs(context.updateFailures),
     cancelRetry: ({ context }) => backoffMs(context.cancelFailures),
   },
@@ -190,20 +64,25 @@ export const taskMachine = setup({
       context.task.status === params.status,
     // T13: the server may drop the task after createdAt + ttlMs. While the link is
     // down there is no asking: one interval of grace, then the task is given up.
-    ttlPassed: ({ context }) =>
-      context.ttlMs !== null &&
-      context.now() > context.createdAt + context.ttlMs + context.pollIntervalMs,
+    ttlPassed: ({ context }) => {
+      const expiry = expiresAt(context);
+      return expiry !== undefined && context.now() > expiry + pollIntervalMs(context);
+    },
     // With the link up, the server has the last word: a poll sent after the TTL
     // sees the `failed` it recorded at expiry, or -32602 once it purged the task.
     // Only a server still saying "working" to that poll is given up on here.
-    askedAfterTtl: ({ context }) =>
-      context.ttlMs !== null &&
-      context.lastPollSentAt !== undefined &&
-      context.lastPollSentAt > context.createdAt + context.ttlMs,
+    askedAfterTtl: ({ context }) => {
+      const expiry = expiresAt(context);
+      return (
+        expiry !== undefined &&
+        context.lastPollSentAt !== undefined &&
+        context.lastPollSentAt > expiry
+      );
+    },
     intervalChanges: ({ context, event }) =>
       event.type === 'task.notification' &&
       isCurrent(context, event.task) &&
-      intervalOf(event.task) !== context.pollIntervalMs,
+      pollIntervalMs(event) !== pollIntervalMs(context),
     answersPending: ({ context, event }) =>
       event.type === 'task.answer' &&
       Object.keys(event.responses).some((key) => Object.hasOwn(context.pendingInputs, key)),
@@ -218,6 +97,9 @@ export const taskMachine = setup({
     applyReport: assign(({ context }, params: { report: DetailedTask }) =>
       applyReport(context, params.report),
     ),
+    // T12: the next tasks/get waits a whole interval from the answer, or the backoff after a failure.
+    schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
+    scheduleRetry: assign(({ context }) => ({ nextPollAt: retryDueAt(context) })),
     recordError: assign((_, params: { error: unknown }) => ({
       lastError: describeError(params.error),
     })),
@@ -242,14 +124,12 @@ export const taskMachine = setup({
   id: 'task',
   context: ({ input }) => {
     const now = input.now ?? Date.now;
-    const createdAt = Date.parse(input.task.createdAt);
     return {
       taskId: input.task.taskId,
       toolName: input.toolName,
       task: input.task,
-      pollIntervalMs: intervalOf(input.task),
-      ttlMs: input.task.ttlMs,
-      createdAt: Number.isNaN(createdAt) ? now() : createdAt,
+      // T12: every tasks/get, the first included, waits pollIntervalMs; a resumed one what was left.
+      nextPollAt: input.resume ? input.resume.nextPollAt : now() + pollIntervalMs(input),
       pendingInputs: {},
       answeredKeys: [...(input.resume?.answeredKeys ?? [])],
       cancelRequested: input.resume?.cancelRequested ?? false,
@@ -260,7 +140,6 @@ export const taskMachine = setup({
       inFlight: {},
       updateFailures: 0,
       cancelFailures: 0,
-      firstPollAt: input.resume?.nextPollAt,
     };
   },
   initial: 'active',
@@ -274,6 +153,8 @@ export const taskMachine = setup({
         { guard: { type: 'statusIs', params: { status: 'cancelled' } }, target: 'cancelled' },
       ],
       on: { 'task.forget': 'forgotten' },
+      // Ended: nothing is scheduled any more.
+      exit: assign({ nextPollAt: undefined }),
       states: {
         lifecycle: {
           initial: 'waiting',
@@ -284,7 +165,7 @@ export const taskMachine = setup({
             },
           },
           states: {
-            // T12: every tasks/get, the first included, waits pollIntervalMs.
+            // T12: waits for `nextPollAt`, scheduled by whatever led here.
             waiting: {
               after: {
                 pollInterval: [
@@ -300,14 +181,17 @@ export const taskMachine = setup({
                   guard: 'intervalChanges',
                   target: 'waiting',
                   reenter: true,
-                  actions: { type: 'applyReport', params: ({ event }) => ({ report: event.task }) },
+                  actions: [
+                    { type: 'applyReport', params: ({ event }) => ({ report: event.task }) },
+                    'schedulePoll',
+                  ],
                 },
               },
             },
             polling: {
               entry: assign({
                 polls: ({ context }) => context.polls + 1,
-                firstPollAt: undefined,
+                nextPollAt: undefined,
                 lastPollSentAt: ({ context }) => context.now(),
               }),
               invoke: {
@@ -318,6 +202,7 @@ export const taskMachine = setup({
                   actions: [
                     { type: 'applyReport', params: ({ event }) => ({ report: event.output }) },
                     assign({ pollFailures: 0 }),
+                    'schedulePoll',
                   ],
                 },
                 onError: [
@@ -336,6 +221,7 @@ export const taskMachine = setup({
                     actions: [
                       { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
                       assign({ pollFailures: ({ context }) => context.pollFailures + 1 }),
+                      'scheduleRetry',
                     ],
                   },
                 ],

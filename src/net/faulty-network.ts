@@ -19,6 +19,7 @@ import { normalizeSeed, Prng } from './prng.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
 import type { MarkEvent, MarkSource, PacketUpdate } from './net-marks.ts';
 import type { Connector, Transport } from './transport.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 /** What the network needs from the thing that runs the server (ServerWorker fits). */
 export interface ServerControl {
@@ -133,7 +134,7 @@ export class FaultyNetwork implements MarkSource {
       } catch (error) {
         this.log.add(this.scheduler.now(), {
           kind: 'connect.refused',
-          reason: error instanceof Error ? error.message : String(error),
+          reason: errorMessage(error),
         });
         throw error;
       }

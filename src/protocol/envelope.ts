@@ -2,7 +2,8 @@
  * The per-request `_meta` envelope (C2) and the HTTP headers a Streamable
  * HTTP client derives from a request body (T19).
  */
-import { z } from 'zod';
+import { ClientCapabilitiesSchema } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
 import { META, Method, PROTOCOL_VERSION, TASKS_EXTENSION } from './constants.ts';
 import type { JsonRpcRequest } from './jsonrpc.ts';
 
@@ -11,11 +12,18 @@ export interface ClientInfo {
   version: string;
 }
 
-export const ClientCapabilitiesSchema = z.looseObject({
-  extensions: z.record(z.string(), z.unknown()).optional(),
-  elicitation: z.record(z.string(), z.unknown()).optional(),
-});
-export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
+/** What a client may declare (C2): the SDK's schema, so a declaration means here what it means to the SDK. */
+export { ClientCapabilitiesSchema };
+export type ClientCapabilities = z.input<typeof ClientCapabilitiesSchema>;
+
+/**
+ * Only the `extensions` member is read, as the SDK's envelope check reads it:
+ * each extension's settings must be a JSON object. The rest of the
+ * capabilities is the SDK's to validate (its 2026 envelope schema drops the
+ * 2025 `tasks` member that the exported schema still checks), so a
+ * declaration is never refused here for a member the SDK would ignore.
+ */
+const DeclaredExtensions = ClientCapabilitiesSchema.pick({ extensions: true });
 
 /**
  * The capabilities a client declares on one request. Declaring the tasks
@@ -42,7 +50,7 @@ export function requestMeta(
 
 /** Whether an envelope's declared capabilities include the tasks extension (T1, T3, T4). */
 export function declaresTasks(capabilities: unknown): boolean {
-  const parsed = ClientCapabilitiesSchema.safeParse(capabilities);
+  const parsed = DeclaredExtensions.safeParse(capabilities);
   return parsed.success && parsed.data.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 

@@ -1,12 +1,30 @@
 /**
  * JSON-RPC 2.0 framing: the one wire format between every client and server
  * in the playground. Incoming data is parsed with these schemas; nothing is cast.
+ *
+ * The request id and the error object are the SDK's own schemas. The four
+ * message schemas are ours, because the SDK's (`JSONRPCMessageSchema` and
+ * its members in `@modelcontextprotocol/core`) classify differently from what
+ * a host that must answer every request, and never a notification, needs:
+ * - they are `.strict()`: a notification carrying one extra member would be
+ *   classed invalid and answered with an error, and JSON-RPC never answers a
+ *   notification. Ours ignore unknown members;
+ * - the error response's `id` is optional, not nullable: the `id: null` that
+ *   JSON-RPC prescribes when a request's id could not be read is refused;
+ * - `params._meta` is typed (`progressToken`, the 2025 related-task key), so
+ *   a malformed `_meta` makes the whole message invalid; ours leave `_meta`
+ *   to the envelope check, which answers it -32602 (C2).
+ * See docs/sdk-notes.md, "Schemas from @modelcontextprotocol/core".
  */
+import { JSONRPCErrorResponseSchema, RequestIdSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import { RpcErrorSchema, type RpcError } from './task.ts';
 
-export const RequestIdSchema = z.union([z.string(), z.number().int()]);
+export { RequestIdSchema };
 export type RequestId = z.infer<typeof RequestIdSchema>;
+
+/** A JSON-RPC error object, as carried by an error response or a `failed` task (T10): the SDK's. */
+export const RpcErrorSchema = JSONRPCErrorResponseSchema.shape.error;
+export type RpcError = z.infer<typeof RpcErrorSchema>;
 
 const Params = z.record(z.string(), z.unknown());
 

@@ -1,8 +1,22 @@
 /**
  * The Tasks extension's wire shapes (T6, T7, T10), as zod schemas so every
  * message from the other side is validated rather than cast.
+ *
+ * These are ours: `@modelcontextprotocol/core` exports a `TaskSchema`,
+ * `TaskStatusSchema` and `CreateTaskResultSchema`, but they are the
+ * deprecated 2025-11-25 shapes (`ttl`, `pollInterval`, the handle wrapped in
+ * `{task}`), not the extension's 2026-07-28 ones (`ttlMs`, `pollIntervalMs`,
+ * a flat handle with `resultType: "task"`). The tool result inside a
+ * completed task and the error inside a failed one are the SDK's.
  */
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
+import { RpcErrorSchema } from './jsonrpc.ts';
+
+export { RpcErrorSchema, type RpcError } from './jsonrpc.ts';
+
+export { CallToolResultSchema };
+export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
 export const TASK_STATUSES = [
   'working',
@@ -20,14 +34,6 @@ export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
-
-/** A JSON-RPC error object, as carried by a `failed` task (T10) or an error response. */
-export const RpcErrorSchema = z.object({
-  code: z.number().int(),
-  message: z.string(),
-  data: z.unknown().optional(),
-});
-export type RpcError = z.infer<typeof RpcErrorSchema>;
 
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'ISO 8601 date-time');
 
@@ -49,14 +55,6 @@ export const InputRequestSchema = z.looseObject({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 export type InputRequest = z.infer<typeof InputRequestSchema>;
-
-/** The tool result a `completed` task inlines (T10, T11). */
-export const CallToolResultSchema = z.looseObject({
-  content: z.array(z.looseObject({ type: z.string() })),
-  isError: z.boolean().optional(),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-});
-export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
 /** T7: the flat handle that comes back from an asynchronous `tools/call`. */
 export const CreateTaskResultSchema = TaskSchema.extend({ resultType: z.literal('task') });

@@ -17,6 +17,7 @@ import {
 } from './run-state.ts';
 import type { Expectation, ScenarioDefinition, Verdict, Wait } from './scenario.ts';
 import type { ScenarioStage } from './stage.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 export const DEFAULT_STEP_TIMEOUT_MS = 20_000;
 /** How often a waiting step looks at the stage. */
@@ -236,7 +237,7 @@ export class ScenarioRun {
       if (generation !== this.#generation) return;
       this.#setStep(index, {
         status: 'error',
-        note: `the step failed: ${error instanceof Error ? error.message : String(error)}`,
+        note: `the step failed: ${errorMessage(error)}`,
       });
       this.#judge(index, true);
       return;
@@ -460,7 +461,7 @@ function judgeOne(expectation: Expectation, obs: Observation): Verdict {
   } catch (error) {
     return {
       pass: false,
-      saw: `the check itself failed: ${error instanceof Error ? error.message : String(error)}`,
+      saw: `the check itself failed: ${errorMessage(error)}`,
     };
   }
 }

@@ -24,7 +24,7 @@ export const SERVER_INFO = { name: 'mcp-tasks-playground', version: '0.1.0' } as
  * The SDK's `tools/call` wrapper knows only `CallToolResult` and would add
  * `content: []` to a task handle. A `CreateTaskResult` is its own result
  * family (T7), so it bypasses that normalisation; every other result still
- * goes through the SDK's validation.
+ * goes through the SDK's validation (docs/sdk-notes.md, "Server").
  */
 class TasksServer extends Server {
   protected override _wrapHandler(
@@ -99,7 +99,7 @@ export function createServerFactory(service: TaskService): McpServerFactory {
       ),
     );
 
-    // The SDK lifts `inputResponses` out of the params into ctx.mcpReq (see notes/sdk-v2.md).
+    // The SDK lifts `inputResponses` out of the params into ctx.mcpReq (docs/sdk-notes.md, Server).
     server.setRequestHandler(Method.tasksUpdate, { params: TaskIdParams }, async (params, ctx) =>
       answering(async () => {
         await service.updateTask(

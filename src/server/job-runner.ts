@@ -38,6 +38,7 @@ import {
 } from './task-durability.ts';
 import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
 import { JobCancelled, JobProtocolError, type JobContext, type ToolDefinition } from './tool.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 export interface JobRunnerOptions {
   now?: () => number;
@@ -437,7 +438,7 @@ function outcomeOfError(error: unknown): Outcome {
     };
   }
   // A bug in a job is still a protocol-level failure of the task, not a tool result (T11).
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return {
     status: 'failed',
     error: { code: ErrorCode.InternalError, message: `Internal error: ${message}` },

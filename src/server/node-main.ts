@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { isTerminal } from '../protocol/task.ts';
 import { startNodeHost } from './node-host.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--report-stats MS]
 
@@ -46,7 +47,7 @@ function parseCli(
       allowPositionals: false,
     }));
   } catch (error) {
-    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+    return { kind: 'error', message: errorMessage(error) };
   }
   if (values.help) return { kind: 'help' };
   const portText = values.port ?? env['PORT'] ?? '3939';
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
     host = await startNodeHost({ host: config.host, port: config.port, server });
   } catch (error) {
     process.stderr.write(
-      `Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `Cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
     );
     process.exit(1);
   }

@@ -1,8 +1,8 @@
 /**
  * Push for tasks (T18, C9): `subscriptions/listen` with
  * `params.notifications.taskIds`. The SDK's listen router drops `taskIds`
- * (notes/sdk-v2.md), so both hosts route task listens here. Each stream
- * starts with `notifications/subscriptions/acknowledged` naming the taskIds
+ * (docs/sdk-notes.md, "Server"), so both hosts route task listens here.
+ * Each stream starts with `notifications/subscriptions/acknowledged` naming the taskIds
  * agreed to, then carries a `notifications/tasks` with the full
  * DetailedTask, exactly what `tasks/get` would answer, after every change.
  */

@@ -156,7 +156,7 @@ export class FollowedTasks {
     }
     const input = resumeInputOf(stored);
     const actor = this.#follower.follow(input.task, input.toolName, input.resume);
-    this.#journal.track(actor, facts, stored.nextPollAt);
+    this.#journal.track(actor, facts);
     return actor;
   }
 

@@ -11,6 +11,7 @@
  */
 import { RpcClient, type RpcClientOptions } from '../client/rpc-client.ts';
 import { describeError } from '../client/rpc-error.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 import { TaskFollower, type TaskActor } from '../client/task-follower.ts';
 import { getTask } from '../client/task-lookup.ts';
 import { TaskSubscription, type PushStatus } from '../client/task-subscription.ts';
@@ -237,7 +238,7 @@ export class PageSession {
         error: undefined,
       });
     } catch (error) {
-      this.#setTools({ tools: this.#tools.tools, error: describeError(error) });
+      this.#setTools({ tools: this.#tools.tools, error: errorMessage(error) });
     }
   }
 

@@ -57,6 +57,26 @@ function marksOf(row: WireRow): MessageMarks {
   return marks;
 }
 
+/** One row as the diagram's message, about `taskId`, with what the network did to it. */
+function sequenceMessage(
+  row: WireRow,
+  taskId: string | undefined,
+  marks: MessageMarks,
+): SequenceMessage {
+  return {
+    seq: row.seq,
+    at: row.at,
+    direction: row.direction,
+    kind: row.kind,
+    method: row.method,
+    id: row.id,
+    taskId,
+    gist: row.gist,
+    message: row.message,
+    ...marks,
+  };
+}
+
 /**
  * Builds the diagram's messages from wire log rows, in order. With a
  * `cache`, a row whose message has not changed gets the same object back,
@@ -106,18 +126,7 @@ export function buildSequence(
       marks.reissuedAs = later;
       marks.lost ??= 'unanswered';
     }
-    const message: SequenceMessage = {
-      seq: row.seq,
-      at: row.at,
-      direction: row.direction,
-      kind: row.kind,
-      method: row.method,
-      id: row.id,
-      taskId,
-      gist: row.gist,
-      message: row.message,
-      ...marks,
-    };
+    const message = sequenceMessage(row, taskId, marks);
     cache?.set(row, message);
     return message;
   });
@@ -132,18 +141,7 @@ export function taskMessages(rows: readonly WireRow[], taskId: string): Sequence
   const messages: SequenceMessage[] = [];
   for (const row of rows) {
     if (row.taskId !== taskId) continue;
-    messages.push({
-      seq: row.seq,
-      at: row.at,
-      direction: row.direction,
-      kind: row.kind,
-      method: row.method,
-      id: row.id,
-      taskId,
-      gist: row.gist,
-      message: row.message,
-      ...marksOf(row),
-    });
+    messages.push(sequenceMessage(row, taskId, marksOf(row)));
   }
   return messages;
 }

@@ -7,7 +7,14 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
-import type { LinkTrouble, TaskOutcome, taskMachine } from '../../machines/task-machine.ts';
+import {
+  createdAtMs,
+  pollIntervalMs,
+  ttlMs,
+  type LinkTrouble,
+  type TaskOutcome,
+  type taskMachine,
+} from '../../machines/task-machine.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import { jobProgressOf, type JobProgress } from '../../protocol/job-progress.ts';
 import type {
@@ -95,16 +102,16 @@ export class FollowedTask {
   }
 
   get pollIntervalMs(): number {
-    return this.#snapshot.context.pollIntervalMs;
+    return pollIntervalMs(this.#snapshot.context);
   }
 
   get ttlMs(): number | null {
-    return this.#snapshot.context.ttlMs;
+    return ttlMs(this.#snapshot.context);
   }
 
   /** Epoch ms of the server's `createdAt`. */
   get createdAt(): number {
-    return this.#snapshot.context.createdAt;
+    return createdAtMs(this.#snapshot.context);
   }
 
   get lastUpdatedAt(): string {

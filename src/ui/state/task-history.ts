@@ -16,6 +16,7 @@ import {
   transitionKey,
   type MachineGraph,
 } from '../../machines/machine-graph.ts';
+import { pollIntervalMs } from '../../machines/task-machine.ts';
 import type { TaskStatus } from '../../protocol/task.ts';
 
 /** What the page shows beside the chart at one step. */
@@ -58,7 +59,7 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
     serverStatus: context.task.status,
     cancelRequested: context.cancelRequested,
     polls: context.polls,
-    pollIntervalMs: context.pollIntervalMs,
+    pollIntervalMs: pollIntervalMs(context),
     pendingInputs: Object.keys(context.pendingInputs).length,
     lastError: error
       ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}`

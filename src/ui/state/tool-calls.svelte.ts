@@ -7,6 +7,7 @@ import type { CallError } from '../../client/rpc-error.ts';
 import type { ToolCallOutcome, ToolCallRequest } from '../../client/tool-call.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import type { CallToolResult, InputRequest } from '../../protocol/task.ts';
+import { errorMessage } from '../../protocol/error-message.ts';
 
 export type CallOutcome =
   | { kind: 'pending' }
@@ -41,7 +42,7 @@ export function toCallError(error: unknown): CallError {
   }
   return {
     kind: 'invalid-response',
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
   };
 }
 

@@ -6,7 +6,6 @@
  * store, which adopts the orphaned jobs.
  */
 import { requestMeta } from '../../../src/protocol/envelope.ts';
-import type { StartMessage, WorkerEvent } from '../../../src/protocol/worker-control.ts';
 import type { Transport } from '../../../src/net/transport.ts';
 import { IdbTaskStore } from '../../../src/server/idb/idb-task-store.ts';
 import { MemoryTaskStore } from '../../../src/server/memory-task-store.ts';
@@ -216,22 +215,22 @@ export class ServerNode implements ServerEndpoint {
   }
 
   /** A fresh page starts its server, as a reloaded page starts a fresh worker; the store is the test's choice. */
-  start(_start: StartMessage): void {
+  start(): void {
     if (!this.running) this.restart();
   }
 
-  configure(_start: StartMessage): void {}
+  configure(): void {}
 
   /** The jobs' clock is the fake one the test drives. */
-  holdJobs(_held: boolean): void {}
+  holdJobs(): void {}
 
   /** This server reports nothing about its store: the test chose it. */
-  onEvent(_listener: (event: WorkerEvent) => void): () => void {
+  onEvent(): () => void {
     return () => {};
   }
 
   /** The server outlives a page here: a reload keeps it, and kills are the test's own commands. */
-  release(_reason: string): void {}
+  release(): void {}
 
   /** Stops everything for good. */
   async close(): Promise<void> {

@@ -5,7 +5,7 @@
  * one), every test it names is declared under that exact name, and its
  * texts stay short and well formed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DESIGN_CHANGES, WHY_SHARED_STORAGE } from '../../../src/learn/explainers.ts';
@@ -19,7 +19,15 @@ import {
 } from '../../../src/learn/learn-ids.ts';
 import { MISCONCEPTIONS } from '../../../src/learn/misconceptions.ts';
 import { plainText, segments } from '../../../src/learn/rich-text.ts';
-import { digestIds, idsIn, loadScenarios, ROOT, testCitations } from '../helpers/spec-citations.ts';
+import {
+  declaredTests,
+  digestIds,
+  idsIn,
+  ROOT,
+  scenarioRules,
+  testCitations,
+  testsDeclaredIn,
+} from '../helpers/spec-citations.ts';
 
 /** Every item of the material: what it says, which scenarios and tests show it, which rules it rests on. */
 const ITEMS: {
@@ -59,16 +67,9 @@ const ITEMS: {
   })),
 ];
 
-/** Whether `source` declares `it(...)` or `test(...)` with exactly this name, in any quotes the formatter may pick. */
+/** Whether `source` declares a test (`it` or `test`, not a group) of exactly this name, as TypeScript parses it. */
 function declaresTest(source: string, name: string): boolean {
-  const literals = [
-    `'${name.replaceAll("'", "\\'")}'`,
-    `"${name.replaceAll('"', '\\"')}"`,
-    `\`${name}\``,
-  ];
-  return literals.some(
-    (literal) => source.includes(`it(${literal}`) || source.includes(`test(${literal}`),
-  );
+  return declaredTests(source).some((test) => test.kind !== 'describe' && test.name === name);
 }
 
 /** Sentences in a text: ends of sentence followed by a capital, a digit, a code span or the end. */
@@ -77,11 +78,11 @@ function sentences(text: string): number {
 }
 
 describe('learning material', () => {
-  it('cites only rules the digest has, and every rule it cites is proven by a test or a scenario', async () => {
+  it('cites only rules the digest has, and every rule it cites is named by a test or declared by a scenario', () => {
     const ids = digestIds();
     const known = new Set(ids);
-    const tested = testCitations(ids, ['tests/unit/spec-coverage.test.ts']);
-    const scenarioCited = new Set(((await loadScenarios()) ?? []).flatMap((s) => s.specIds));
+    const tested = testCitations(ids);
+    const scenarioCited = new Set([...scenarioRules().values()].flat());
     const problems: string[] = [];
     for (const item of ITEMS) {
       expect(item.specIds.length, `${item.where} names no rule`).toBeGreaterThan(0);
@@ -94,17 +95,15 @@ describe('learning material', () => {
     expect(problems).toEqual([]);
   });
 
-  it('links only to scenarios the registry has, each proving at least one rule the item rests on', async () => {
+  it('links only to scenarios the registry has, each declaring at least one rule the item rests on', () => {
     for (const item of ITEMS)
       for (const s of item.scenarios) expect(SCENARIO_IDS, item.where).toContain(s);
-    const scenarios = await loadScenarios();
-    if (!scenarios) return; // src/scenarios has no registry in this checkout yet.
-    const byId = new Map(scenarios.map((s) => [s.id, s]));
-    const missing = SCENARIO_IDS.filter((id) => !byId.has(id));
+    const rules = scenarioRules();
+    const missing = SCENARIO_IDS.filter((id) => !rules.has(id));
     expect(missing, 'scenario ids the material cites but the registry lacks').toEqual([]);
     const unrelated = ITEMS.flatMap((item) =>
       item.scenarios
-        .filter((s) => !item.specIds.some((id) => byId.get(s)!.specIds.includes(id)))
+        .filter((s) => !item.specIds.some((id) => rules.get(s)!.includes(id)))
         .map((s) => `${item.where} -> ${s}`),
     );
     expect(unrelated, 'items whose scenario proves none of their rules').toEqual([]);
@@ -119,7 +118,9 @@ describe('learning material', () => {
         const path = join(ROOT, test.file);
         if (!test.file.startsWith('tests/') || !existsSync(path))
           problems.push(`${item.where}: no test file ${test.file}`);
-        else if (!declaresTest(readFileSync(path, 'utf8'), test.name))
+        else if (
+          !testsDeclaredIn(test.file).some((t) => t.kind !== 'describe' && t.name === test.name)
+        )
           problems.push(`${item.where}: ${test.file} declares no test named "${test.name}"`);
         else if (!item.specIds.some((id) => idsIn(test.name).has(id)))
           problems.push(`${item.where}: "${test.name}" names none of ${item.specIds.join(', ')}`);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
-import { backoffMs, rpcErrorCode, taskMachine } from '../../../src/machines/task-machine.ts';
+import {
+  backoffMs,
+  createdAtMs,
+  pollIntervalMs,
+  rpcErrorCode,
+  taskMachine,
+} from '../../../src/machines/task-machine.ts';
 import type { DetailedTask, InputRequest } from '../../../src/protocol/task.ts';
 import {
   asking,
@@ -27,8 +33,8 @@ describe('taskMachine', () => {
       toolName: 'slow-report',
       polls: 0,
       cancelRequested: false,
-      createdAt: BASE,
     });
+    expect(createdAtMs(snap().context)).toBe(BASE);
   });
 
   it('T12: waits pollIntervalMs before the first tasks/get', async () => {
@@ -60,7 +66,7 @@ describe('taskMachine', () => {
       poll: (n) => report('working', { pollIntervalMs: n >= 3 ? 3000 : 1000 }),
     });
     await advance(3000 + 3000 * 3);
-    expect(snap().context.pollIntervalMs).toBe(3000);
+    expect(pollIntervalMs(snap().context)).toBe(3000);
     expect(gaps(calls.get.map((c) => c.at))).toEqual([1000, 1000, 3000, 3000, 3000]);
   });
 
@@ -277,99 +283,6 @@ describe('taskMachine', () => {
     expect(snap().context).toMatchObject({ outcome: 'gone', lastError: GONE });
     await advance(10_000);
     expect(calls.get).toHaveLength(1);
-  });
-
-  it('T13: gives up as expired once createdAt + ttlMs (+ one interval) has passed', async () => {
-    const { calls, advance, snap } = follow({
-      task: { ttlMs: 5000 },
-      poll: (n) => report('working', { ttlMs: 5000 }, n),
-    });
-    await advance(6999);
-    expect(calls.get).toHaveLength(6); // the poll at 6000 is within the grace
-    expect(snap().status).toBe('active');
-    await advance(1);
-    expect(snap().value).toBe('expired');
-    expect(snap().context.outcome).toBe('expired');
-    expect(calls.get).toHaveLength(6);
-  });
-
-  it("T13: a slow answer just before the TTL does not end the task unasked: the next poll gets the server's verdict", async () => {
-    // Every answer takes 800 ms: the last poll sent before the TTL is answered "working" after it.
-    const answers: { at: number; resolve: () => void }[] = [];
-    let simulatedNow = 0;
-    const { calls, advance, snap, clock } = follow({
-      task: { ttlMs: 5000, pollIntervalMs: 500 },
-      poll: async (_, at) => {
-        await new Promise<void>((resolve) => answers.push({ at: at + 800, resolve }));
-        return at < 5000
-          ? report('working', { ttlMs: 5000, pollIntervalMs: 500 }, at)
-          : report('failed', { ttlMs: 5000, error: { code: -32603, message: 'Task expired' } }, at);
-      },
-    });
-    for (let t = 0; t < 8000; t++) {
-      await advance(1);
-      simulatedNow = clock.now();
-      for (const answer of answers.filter((a) => a.at <= simulatedNow)) answer.resolve();
-    }
-    // Polls at 500, 1800, 3100, 4400 (answered at 5200 "working"), then 5700, past the old deadline of 5500.
-    expect(calls.get.map((c) => Math.round(c.at / 100) * 100)).toEqual([
-      500, 1800, 3100, 4400, 5700,
-    ]);
-    expect(snap().value).toBe('failed');
-  });
-
-  it('T13: uses the injected now(), the ttlMs of the latest report, and never expires with ttlMs null', async () => {
-    let wall = BASE;
-    const { advance, snap, calls } = follow({
-      now: () => wall,
-      poll: (n) => report('working', { ttlMs: n === 1 ? null : 60_000 }, n),
-    });
-    wall = BASE + 365 * 86_400_000;
-    await advance(1000);
-    expect(snap().context.ttlMs).toBeNull();
-    await advance(1000); // created with ttlMs null; first report kept it null
-    expect(calls.get).toHaveLength(2);
-    expect(snap().context.ttlMs).toBe(60_000);
-    await advance(1000);
-    expect(snap().value).toBe('expired');
-  });
-
-  it('C8, M3: transport errors back off exponentially and keep the same taskId', async () => {
-    const failing = new Set([1, 2, 3, 4, 5, 6, 8, 9]);
-    const { calls, advance, snap } = follow({
-      task: { pollIntervalMs: 100 },
-      poll: (n) =>
-        failing.has(n)
-          ? Promise.reject(new Error('connection reset'))
-          : report('working', { pollIntervalMs: 100 }, n),
-    });
-    await advance(100 + 500 + 1000 + 2000 + 4000 + 8000 + 8000 + 100 + 500 + 1000);
-    // capped at 8000; a success (7th) resets the backoff to 500
-    expect(gaps(calls.get.map((c) => c.at))).toEqual([
-      500, 1000, 2000, 4000, 8000, 8000, 100, 500, 1000,
-    ]);
-    expect(calls.get.every((c) => c.taskId === TASK_ID)).toBe(true);
-    expect(snap().context.lastError).toEqual({ message: 'connection reset' });
-    expect(snap().matches({ active: { lifecycle: 'waiting' } })).toBe(true);
-  });
-
-  it('T12: a backoff is never shorter than pollIntervalMs', async () => {
-    const { calls, advance } = follow({
-      poll: (n) => (n === 1 ? Promise.reject(new Error('timeout')) : report('working')),
-    });
-    await advance(2999);
-    expect(calls.get.map((c) => c.at)).toEqual([1000, 2000]);
-  });
-
-  it('C7: other protocol errors on tasks/get back off instead of ending', async () => {
-    const { calls, advance, snap } = follow({
-      poll: (n) =>
-        n === 1 ? Promise.reject({ code: -32603, message: 'internal' }) : report('working', {}, n),
-    });
-    await advance(2000);
-    expect(calls.get).toHaveLength(2);
-    expect(snap().status).toBe('active');
-    expect(snap().context.lastError).toEqual({ code: -32603, message: 'internal' });
   });
 
   it('T18: a pushed completed task ends it without another poll', async () => {

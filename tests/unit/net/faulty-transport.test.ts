@@ -72,7 +72,7 @@ const ids = (messages: { message: unknown }[]) =>
 
 describe('FaultyTransport', () => {
   it('a perfect link delivers in order, marks each message, and reports arrival', async () => {
-    const { clock, transport, server, arrivals, received, updates, send } = await link();
+    const { clock, server, arrivals, received, updates, send } = await link();
     const mark = send(request(1, 'tasks/get', { taskId: 't1' }));
     expect(mark).toMatchObject({ packet: 1, link: 1, direction: 'out', sentAt: 0, delayMs: 0 });
     expect(arrivals).toHaveLength(0); // never synchronous: the wire log sees the send first
@@ -86,7 +86,7 @@ describe('FaultyTransport', () => {
   });
 
   it('latency with jitter: every delay lies in latency ± jitter, per direction', async () => {
-    const { clock, transport, server, arrivals, received, send } = await link({
+    const { clock, server, arrivals, received, send } = await link({
       out: { latencyMs: 300, jitterMs: 100 },
       in: { latencyMs: 50 },
     });
@@ -111,7 +111,7 @@ describe('FaultyTransport', () => {
 
   it('a seed replays the same fates; another seed draws others', async () => {
     const fates = async (seed: number) => {
-      const { transport, send } = await link({
+      const { send } = await link({
         seed,
         out: { latencyMs: 200, jitterMs: 150, lossRate: 0.3, duplicateRate: 0.2 },
       });
@@ -125,7 +125,7 @@ describe('FaultyTransport', () => {
   });
 
   it('loss: a lost request never reaches the server; a lost response is reported, never delivered', async () => {
-    const { clock, transport, server, arrivals, received, lost, faults, send } = await link({
+    const { clock, server, arrivals, received, lost, faults, send } = await link({
       out: { lossRate: 1 },
       in: { lossRate: 1 },
     });
@@ -144,7 +144,7 @@ describe('FaultyTransport', () => {
   });
 
   it('duplication: the server gets a request twice; the page gets a response twice, the copy marked', async () => {
-    const { clock, transport, server, arrivals, received, faults, send } = await link({
+    const { clock, server, arrivals, received, faults, send } = await link({
       out: { duplicateRate: 1, latencyMs: 10 },
       in: { duplicateRate: 1 },
     });
@@ -160,7 +160,7 @@ describe('FaultyTransport', () => {
   });
 
   it('reordering: a held message is overtaken by the next one, and both are marked reordered', async () => {
-    const { clock, transport, network, arrivals, updates, faults, send } = await link({
+    const { clock, network, arrivals, updates, faults, send } = await link({
       out: { reorderRate: 1, latencyMs: 5 },
     });
     const first = send(request(1, 'tasks/get', { taskId: 'a' }));
@@ -180,7 +180,7 @@ describe('FaultyTransport', () => {
   });
 
   it('reordering with nothing behind it: held, then delivered alone, not marked reordered', async () => {
-    const { clock, transport, arrivals, updates, send } = await link({ out: { reorderRate: 1 } });
+    const { clock, arrivals, updates, send } = await link({ out: { reorderRate: 1 } });
     const mark = send(request(1, 'tasks/get'));
     clock.increment(mark.delayMs - 1);
     expect(arrivals).toHaveLength(0);
@@ -211,7 +211,7 @@ describe('FaultyTransport', () => {
   });
 
   it('a server end that breaks (worker killed) breaks the link the same way', async () => {
-    const { clock, transport, server, lost, closes, updates, send } = await link({
+    const { clock, server, lost, closes, updates, send } = await link({
       out: { latencyMs: 100 },
       in: { latencyMs: 100 },
     });

@@ -1,6 +1,6 @@
 /** T19: the headers a Streamable HTTP client derives from a request, for any tool name or taskId. */
 import { describe, expect, it } from 'vitest';
-import { headerSafe, httpHeadersFor } from '../../../src/protocol/envelope.ts';
+import { declaresTasks, headerSafe, httpHeadersFor } from '../../../src/protocol/envelope.ts';
 
 const decode = (value: string): string => {
   const match = /^=\?base64\?(.*)\?=$/s.exec(value);
@@ -37,5 +37,29 @@ describe('Mcp-Name', () => {
       // A Headers object accepts it (it refuses bytes above 0xFF and CR/LF).
       expect(() => new Headers({ 'mcp-name': value })).not.toThrow();
     }
+  });
+});
+
+describe('declaresTasks', () => {
+  const TASKS = 'io.modelcontextprotocol/tasks';
+
+  it('T1: the extension is declared by an object under extensions, whatever else is there', () => {
+    expect(declaresTasks({ extensions: { [TASKS]: {} } })).toBe(true);
+    // The 2025 `tasks` member is not part of a 2026 declaration: the SDK ignores it, so do we.
+    expect(declaresTasks({ tasks: 5, extensions: { [TASKS]: {} } })).toBe(true);
+  });
+
+  it('T1: no extensions, another extension, or settings that are not an object declare nothing', () => {
+    for (const capabilities of [
+      undefined,
+      null,
+      {},
+      { extensions: {} },
+      { extensions: { other: {} } },
+      { extensions: { [TASKS]: true } },
+      { extensions: { [TASKS]: [] } },
+      { extensions: 'tasks' },
+    ])
+      expect(declaresTasks(capabilities), JSON.stringify(capabilities)).toBe(false);
   });
 });

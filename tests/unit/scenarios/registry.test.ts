@@ -1,54 +1,73 @@
-/** The scenario registry: the fixed ids others link to, valid spec ids, and well-formed steps. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+/**
+ * The scenario registry: every scenario of the catalog is registered, each id
+ * opens its scenario from `?scenario=<id>` and from every link the learning
+ * material makes, spec ids are the digest's, and steps are well formed.
+ */
 import { describe, expect, it } from 'vitest';
+import { SCENARIO_IDS as LINKED_IDS, scenarioHref } from '../../../src/learn/learn-ids.ts';
 import {
   isScenarioId,
   scenarioById,
   scenarios,
   SCENARIO_IDS,
 } from '../../../src/scenarios/index.ts';
+import type { ScenarioDefinition } from '../../../src/scenarios/scenario.ts';
+import { digestIds } from '../helpers/spec-citations.ts';
 
-/** Every rule id the digest defines (C1..C10, T1..T22, M1..M5). */
-const DIGEST_IDS = new Set(
-  [
-    ...readFileSync(
-      resolve(import.meta.dirname, '../../../docs/tasks-2026-07-28.md'),
-      'utf8',
-    ).matchAll(/^- ([CTM]\d+) /gm),
-  ].map((m) => m[1]!),
-);
+/** Every rule id the digest defines. */
+const DIGEST_IDS = new Set(digestIds());
+
+/** Every module of the catalog folder, read from disk rather than from a list. */
+const CATALOG = import.meta.glob<Record<string, unknown>>('../../../src/scenarios/catalog/*.ts', {
+  eager: true,
+});
+
+const isScenario = (value: unknown): value is ScenarioDefinition =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { id?: unknown }).id === 'string' &&
+  Array.isArray((value as { steps?: unknown }).steps);
+
+/** How the page reads an address: `?scenario=<id>` to the scenario it opens, or undefined. */
+function opened(search: string): ScenarioDefinition | undefined {
+  const id = new URLSearchParams(search).get('scenario');
+  return isScenarioId(id) ? scenarioById(id) : undefined;
+}
 
 describe('scenario registry', () => {
-  it('has exactly the ids other pages link to with ?scenario=<id>', () => {
-    expect([...SCENARIO_IDS].sort()).toEqual(
-      [
-        'happy-path',
-        'extension-off',
-        'drop-after-create',
-        'reload-mid-task',
-        'kill-memory-store',
-        'kill-durable-store',
-        'input-required-once',
-        'partial-answers',
-        'cancel-race',
-        'ignores-cancel',
-        'tool-vs-protocol-error',
-        'ttl-expiry',
-        'removed-methods',
-        'no-tool-flag',
-        'handle-not-session',
-        'poll-interval-honoured',
-        'push-and-poll',
-      ].sort(),
-    );
-    expect(isScenarioId('happy-path')).toBe(true);
-    expect(isScenarioId('nope')).toBe(false);
-    expect(scenarioById('ttl-expiry').title).toBe('TTL expiry, then -32602');
+  it('registers every scenario the catalog defines, once, and nothing else', () => {
+    const files = Object.keys(CATALOG);
+    expect(files.length).toBeGreaterThan(0);
+    const defined = Object.entries(CATALOG).flatMap(([file, exports]) => {
+      const found = Object.values(exports).filter(isScenario);
+      expect(found.length, `${file} defines no scenario`).toBeGreaterThan(0);
+      return found;
+    });
+    const registered = new Set<unknown>(scenarios);
+    expect(defined.filter((s) => !registered.has(s)).map((s) => s.id)).toEqual([]);
+    expect(scenarios.filter((s) => !defined.includes(s)).map((s) => s.id)).toEqual([]);
+    expect(scenarios.length).toBe(defined.length);
+  });
+
+  it('gives each scenario a unique, URL-safe id that ?scenario= opens, and a title of its own', () => {
+    expect(new Set(SCENARIO_IDS).size).toBe(scenarios.length);
+    expect(new Set(scenarios.map((s) => s.title)).size).toBe(scenarios.length);
+    for (const scenario of scenarios) {
+      expect(encodeURIComponent(scenario.id), scenario.id).toBe(scenario.id);
+      expect(opened(`?scenario=${scenario.id}`), scenario.id).toBe(scenario);
+      expect(opened(`?view=play&scenario=${scenario.id}&speed=max`), scenario.id).toBe(scenario);
+    }
+    expect(opened('?scenario=no-such-scenario')).toBeUndefined();
+    expect(opened('?scenario=')).toBeUndefined();
+    expect(opened('')).toBeUndefined();
+  });
+
+  it('opens the scenario of every link the learning material makes', () => {
+    for (const id of LINKED_IDS) expect(opened(scenarioHref(id))?.id, id).toBe(id);
   });
 
   it('lists only spec ids the digest defines', () => {
-    expect(DIGEST_IDS.size).toBe(10 + 22 + 5);
+    expect(DIGEST_IDS.size).toBeGreaterThan(0);
     for (const scenario of scenarios) {
       expect(scenario.specIds.length, scenario.id).toBeGreaterThan(0);
       expect(
@@ -58,7 +77,7 @@ describe('scenario registry', () => {
     }
   });
 
-  it('names the misconceptions where the issue asks for them (M1..M5)', () => {
+  it('puts each misconception the issue asks a scenario for in that scenario', () => {
     const demonstrating = (id: string) =>
       scenarios.filter((s) => s.specIds.includes(id)).map((s) => s.id);
     expect(demonstrating('M1')).toContain('removed-methods');

@@ -2,9 +2,10 @@
  * Wires `@modelcontextprotocol/ext-tasks` (a requester nobody here wrote) to
  * our server in-process. The official SDK `Client` connects over its own
  * Streamable HTTP transport whose `fetch` is our server's HTTP entry; the
- * `rawDispatch` ext-tasks requires for task traffic (notes/sdk-v2.md: the SDK
- * Client rejects `resultType: "task"`) POSTs through that same entry. Every
- * message crosses the real SDK handler: nothing between the two is mocked.
+ * `rawDispatch` ext-tasks requires for task traffic (the SDK Client rejects
+ * `resultType: "task"`: docs/sdk-notes.md, "Client") POSTs through that same
+ * entry. Every message crosses the real SDK handler: nothing between the two
+ * is mocked.
  */
 import {
   Client,
@@ -88,9 +89,8 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(ENDPOINT), { fetch: fetchLike }));
 
-  // notes/sdk-v2.md: ext-tasks' own tools/list refresh rejected SDK-filled undefined
-  // fields elsewhere, so the declarations are built here and passed in. (Against our
-  // tools/list its refresh also worked in a probe; explicit keeps the test off that path.)
+  // The declarations are built here and passed in (docs/sdk-notes.md, "ext-tasks"), so
+  // the test does not depend on the session's own tools/list refresh.
   const listed = await client.listTools();
   const tools = new Map(listed.tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
 

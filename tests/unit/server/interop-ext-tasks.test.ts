@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { TaskId } from '@modelcontextprotocol/ext-tasks/core';
 import { CallToolResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectExtTasks, type ExtTasksLink, type RawExchange } from './ext-tasks-link.ts';
 
 const TEST_TIMEOUT_MS = 10_000;
@@ -36,20 +36,6 @@ function resultOf(exchange: RawExchange | undefined): Record<string, unknown> {
   if (typeof result !== 'object' || result === null || Array.isArray(result))
     throw new Error(`not a result object: ${JSON.stringify(exchange)}`);
   return { ...result };
-}
-
-/** Asks `read` again every 50 ms until `done` holds, or gives up after `timeoutMs`. */
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 3000,
-): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - start > timeoutMs) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The task id of an execution the server answered with a task (T7). */
@@ -164,9 +150,14 @@ describe('interop with @modelcontextprotocol/ext-tasks', () => {
       // ...and proves nothing about the work, which is why ext-tasks' local "cancelled" is
       // checked against the server: its own tasks/get must reach `cancelled` (30 s of work cannot complete).
       const controller = link.session.task(taskId);
-      const seen: TaskView = await until(
-        () => controller.snapshot(),
-        (task) => task.status !== 'working',
+      // Waits for the first status past `working` (failing the test if none comes), then checks it.
+      const seen: TaskView = await vi.waitFor(
+        async () => {
+          const task = await controller.snapshot();
+          if (task.status === 'working') throw new Error('the server still says working');
+          return task;
+        },
+        { timeout: 3000, interval: 50 },
       );
       expect(seen.status).toBe('cancelled');
       expect(link.errors).toEqual([]);

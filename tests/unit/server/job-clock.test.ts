@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JobClock } from '../../../src/server/job-clock.ts';
 import { JobCancelled } from '../../../src/server/tool.ts';
 import { createHarness, envelope, pollUntil, terminal } from '../helpers/harness.ts';
+import { simulate, useSimulatedTime } from '../helpers/simulated-time.ts';
 
 describe('JobClock', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] }));
@@ -63,25 +64,30 @@ describe('JobClock', () => {
   });
 });
 
-describe('a held server (real server, real port)', () => {
-  it('keeps a working task working while held, answering polls, and finishes it after the release', async () => {
-    const harness = await createHarness();
-    try {
-      const created = await harness.client.request(
-        'tools/call',
-        { name: 'slow_compute', arguments: { seconds: 0.3 }, _meta: envelope(true) },
-        { tasks: true },
-      );
-      const taskId = String(created['taskId']);
-      harness.server.clock.hold();
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      const held = await harness.client.request('tasks/get', { taskId }, { tasks: true });
-      expect(held['status']).toBe('working');
-      harness.server.clock.release();
-      const done = await pollUntil(harness.client, taskId, terminal, 3000);
-      expect(done['status']).toBe('completed');
-    } finally {
-      await harness.close();
-    }
-  });
+describe('a held server (real server, real port, simulated clock)', () => {
+  beforeEach(useSimulatedTime);
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps a working task working while held, answering polls, and finishes it after the release', () =>
+    simulate(async () => {
+      const harness = await createHarness();
+      try {
+        const created = await harness.client.request(
+          'tools/call',
+          { name: 'slow_compute', arguments: { seconds: 0.3 }, _meta: envelope(true) },
+          { tasks: true },
+        );
+        const taskId = String(created['taskId']);
+        harness.server.clock.hold();
+        // Long past the job's 0.3 s: unheld, it would have completed by now.
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        const held = await harness.client.request('tasks/get', { taskId }, { tasks: true });
+        expect(held['status']).toBe('working');
+        harness.server.clock.release();
+        const done = await pollUntil(harness.client, taskId, terminal, 3000);
+        expect(done['status']).toBe('completed');
+      } finally {
+        await harness.close();
+      }
+    }));
 });

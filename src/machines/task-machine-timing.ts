@@ -1,0 +1,52 @@
+/**
+ * When the task machine acts, as pure functions of its context: the
+ * server's facts read from the last report (interval, TTL, creation time),
+ * the backoff after a failed request, and when the next tasks/get is due.
+ * The machine keeps each server fact once, in `context.task`; these
+ * selectors are how the machine, the journal and the UI read them.
+ */
+import type { TaskMachineContext } from './task-machine-context.ts';
+
+/** T12: a task without `pollIntervalMs` is polled every second. */
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+type TaskFacts = Pick<TaskMachineContext, 'task'>;
+
+/** How long the client waits between tasks/get (T6, T12). */
+export const pollIntervalMs = ({ task }: TaskFacts): number =>
+  task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+
+/** The task's lifetime from `createdAt`, or `null` for unlimited (T13). */
+export const ttlMs = ({ task }: TaskFacts): number | null => task.ttlMs;
+
+/** Epoch ms of the server's `createdAt` (T6), the base of the TTL; validated ISO at the boundary. */
+export const createdAtMs = ({ task }: TaskFacts): number => Date.parse(task.createdAt);
+
+/** Epoch ms after which the server may drop the task (T13), or `undefined` for unlimited. */
+export function expiresAt(context: TaskFacts): number | undefined {
+  const ttl = ttlMs(context);
+  return ttl === null ? undefined : createdAtMs(context) + ttl;
+}
+
+/** 500 ms doubling per consecutive failure, capped at 8 s. */
+export function backoffMs(failures: number): number {
+  return Math.min(500 * 2 ** Math.max(0, failures - 1), 8000);
+}
+
+/** When the next tasks/get is due after an answer: a whole interval from now (T12). */
+export const pollDueAt = (context: TaskMachineContext): number =>
+  context.now() + pollIntervalMs(context);
+
+/**
+ * When a failed tasks/get is retried. It may still have reached the server,
+ * so a retry is never sooner than the interval it asked for (T12), whatever
+ * the backoff says.
+ */
+export const retryDueAt = (context: TaskMachineContext): number =>
+  context.now() + Math.max(pollIntervalMs(context), backoffMs(context.pollFailures));
+
+/** How long from now until `nextPollAt`; a whole interval if nothing is scheduled. */
+export const msUntilNextPoll = (context: TaskMachineContext): number =>
+  context.nextPollAt === undefined
+    ? pollIntervalMs(context)
+    : Math.max(0, context.nextPollAt - context.now());

@@ -1,0 +1,43 @@
+/**
+ * The main screens at the three widths the page is designed for (1440, 1024
+ * and 390 px), in both themes, so a change can be compared by eye before and
+ * after (`npm run screenshots`, into screenshots/widths/).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
+
+const WIDTHS = [1440, 1024, 390] as const;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  // Animations (a card appearing, a chart transition) settle before the picture.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+  await page.screenshot({ path: `screenshots/widths/${name}.png`, fullPage: true });
+}
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`main screens at ${width} px (${scheme})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await openPlayground(page);
+      await shoot(page, `${width}-${scheme}-1-idle`);
+
+      await callTool(page, 'deploy_service');
+      const deploy = taskCard(page, 'deploy_service');
+      await expect(serverStatus(deploy)).toHaveText('input_required');
+      await expect(page.getByRole('form', { name: /Input request approve_rollout/ })).toBeVisible();
+      await shoot(page, `${width}-${scheme}-2-input`);
+
+      await deploy.getByRole('button', { name: 'Statechart' }).click();
+      const detail = page.getByRole('region', { name: /^Statechart of / });
+      await expect(detail.getByRole('img').first()).toBeVisible();
+      await shoot(page, `${width}-${scheme}-3-detail`);
+      await page.keyboard.press('Escape');
+
+      await page.goto('/?scenario=happy-path');
+      await expect(page.getByRole('status', { name: 'Scenario run' })).toBeVisible();
+      await shoot(page, `${width}-${scheme}-4-scenario`);
+    });
+  }
+}

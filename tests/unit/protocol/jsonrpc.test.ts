@@ -1,0 +1,45 @@
+/**
+ * C7: how an arriving value is classified. The SDK's message schemas are
+ * stricter than a host that must never answer a notification can use (see
+ * src/protocol/jsonrpc.ts); these pin the differences we rely on.
+ */
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { describe, expect, it } from 'vitest';
+import { parseMessage } from '../../../src/protocol/jsonrpc.ts';
+
+describe('parseMessage', () => {
+  it('C7: a notification with a member JSON-RPC does not define is still a notification (never answered)', () => {
+    const value = { jsonrpc: '2.0', method: 'notifications/cancelled', extra: 1 };
+    expect(parseMessage(value).kind).toBe('notification');
+    // The SDK's strict schema would class it invalid, and an invalid message gets an error answer.
+    expect(JSONRPCMessageSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('C7: an error response with id null (a request whose id could not be read) is an error response', () => {
+    const value = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
+    expect(parseMessage(value).kind).toBe('error');
+    expect(JSONRPCMessageSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('C7: a request with a malformed _meta is a request, left to the envelope check (-32602)', () => {
+    const value = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: 5 } };
+    expect(parseMessage(value)).toMatchObject({ kind: 'request', message: { id: 7 } });
+    expect(JSONRPCMessageSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('C7: ids are strings or integers, as the SDK reads them', () => {
+    for (const id of [1.5, true, null, [1], { a: 1 }])
+      expect(parseMessage({ jsonrpc: '2.0', id, method: 'tools/list' }).kind, String(id)).toBe(
+        'invalid',
+      );
+    for (const id of ['a', 0, -3])
+      expect(parseMessage({ jsonrpc: '2.0', id, method: 'tools/list' }).kind).toBe('request');
+  });
+
+  it('C7: an error object needs an integer code and a string message', () => {
+    expect(parseMessage({ jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } }).kind).toBe(
+      'invalid',
+    );
+    expect(parseMessage({ jsonrpc: '2.0', id: 1, error: { code: 1 } }).kind).toBe('invalid');
+  });
+});
