@@ -155,16 +155,27 @@ export class FollowedTasks {
       return finished;
     }
     const input = resumeInputOf(stored);
-    const actor = this.#follower.follow(input.task, input.toolName, input.resume);
+    const actor = this.#reportErrors(
+      this.#follower.follow(input.task, input.toolName, input.resume),
+    );
     this.#journal.track(actor, facts);
     return actor;
   }
 
   /** Puts a new task first, and keeps its facts from now on (T12). */
   #show(actor: TaskActor, facts: FollowFacts): TaskActor {
+    this.#reportErrors(actor);
     this.#journal.track(actor, facts);
     this.#set([actor, ...this.#actors]);
     this.#listener.followed({ actor, restored: false });
+    return actor;
+  }
+
+  /** An actor that fails says so, instead of XState reporting an unhandled error. */
+  #reportErrors(actor: TaskActor): TaskActor {
+    actor.subscribe({
+      error: (error) => console.error(`[task ${taskIdOf(actor)}] actor failed`, error),
+    });
     return actor;
   }
 

@@ -27,7 +27,7 @@ function taskView(task: FollowedTask): TaskView {
     taskId: task.taskId,
     toolName: task.toolName,
     serverStatus: task.serverStatus,
-    statusMessage: task.statusMessage,
+    statusMessage: task.context.task.statusMessage,
     final: activity.done ? activity.final : undefined,
     regions: activity.done
       ? undefined
@@ -37,11 +37,11 @@ function taskView(task: FollowedTask): TaskView {
           cancel: activity.cancel,
           link: activity.link,
         },
-    polls: task.polls,
+    polls: task.context.polls,
     pollIntervalMs: task.pollIntervalMs,
-    cancelRequested: task.cancelRequested,
+    cancelRequested: task.context.cancelRequested,
     pendingInputKeys: task.pendingInputs.map(([key]) => key),
-    answeredKeys: [...task.answeredKeys],
+    answeredKeys: [...task.context.answeredKeys],
     result: task.result,
     error: task.error,
     resumes: task.jobProgress?.resumes ?? 0,
