@@ -65,7 +65,7 @@ describe('task lifecycle', () => {
   });
 
   it('T11: a tool result with isError: true ends the task completed, never failed', () => {
-    const result = { content: [{ type: 'text', text: 'no' }], isError: true };
+    const result = { content: [{ type: 'text' as const, text: 'no' }], isError: true };
     const asked = requestInput(record('a'), { k: ask }, 2);
     for (const live of [record('a'), asked]) {
       const done = finish(live, { status: 'completed', result }, 5);
