@@ -9,17 +9,21 @@
  *   that posts it back (structured clone both ways, two thread hops);
  * - `memory`, `indexeddb`: RpcClient over PortTransport to the server worker
  *   started with that store, a `tasks/get` validated as the page does;
- * - `memory-net`: as `memory`, through FaultyNetwork with a clean link,
- *   which is how the page is wired (every message passes a timer there).
+ * - `memory-net`: the page's own session (src/session: `PageSession` over
+ *   the worker, its FaultyNetwork with a clean link, its journal on a
+ *   memory page store), which is how the page is wired (every message
+ *   passes a timer in the network and is kept by the journal).
  */
 import { RpcClient } from '../src/client/rpc-client.ts';
 import { getTask } from '../src/client/task-lookup.ts';
-import { FaultyNetwork } from '../src/net/faulty-network.ts';
 import { ServerWorker } from '../src/net/server-worker.ts';
 import type { Connector } from '../src/net/transport.ts';
 import { Method } from '../src/protocol/constants.ts';
 import { CreateTaskResultSchema } from '../src/protocol/task.ts';
 import type { WorkerEvent } from '../src/protocol/worker-control.ts';
+import { PageSession } from '../src/session/page-session.ts';
+import { WorkerEndpoint } from '../src/session/server-endpoint.ts';
+import { MemoryPageStore } from '../src/store/memory-page-store.ts';
 
 export type Target = 'echo' | 'memory' | 'indexeddb' | 'memory-net';
 
@@ -38,7 +42,51 @@ let sampleRequest: Record<string, unknown> = {
 };
 
 async function open(target: Target): Promise<Session> {
-  return target === 'echo' ? openEcho() : openServer(target);
+  if (target === 'echo') return openEcho();
+  return target === 'memory-net' ? openPageSession() : openServer(target);
+}
+
+/** Keeps the last tasks/get the client sent, as the echo's payload. */
+function keepSample({ direction, message }: { direction: string; message: unknown }): void {
+  if (
+    direction === 'out' &&
+    typeof message === 'object' &&
+    message !== null &&
+    'method' in message &&
+    message.method === Method.tasksGet
+  ) {
+    sampleRequest = { ...message };
+  }
+}
+
+/** A long task, so every tasks/get reads a live, `working` record. */
+async function longTask(
+  request: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+): Promise<string> {
+  const created = CreateTaskResultSchema.parse(
+    await request(Method.toolsCall, { name: 'slow_compute', arguments: { seconds: 600 } }),
+  );
+  return created.taskId;
+}
+
+/** The page's session, wired as the page wires it (the memory store; no IndexedDB journal to clean up). */
+async function openPageSession(): Promise<Session> {
+  const session = new PageSession({
+    endpoint: new WorkerEndpoint(),
+    pageStore: new MemoryPageStore(),
+    seed: 1,
+    preferences: undefined,
+    clientName: 'bench-worker-roundtrip',
+  });
+  session.on('wire', keepSample);
+  await session.start();
+  const taskId = await longTask((method, params) =>
+    session.request(method, params, { declare: true }),
+  );
+  return {
+    call: () => getTask(session.client, taskId),
+    close: () => session.close(),
+  };
 }
 
 function openEcho(): Session {
@@ -66,7 +114,7 @@ function openEcho(): Session {
   };
 }
 
-async function openServer(target: Exclude<Target, 'echo'>): Promise<Session> {
+async function openServer(target: 'memory' | 'indexeddb'): Promise<Session> {
   const database = `bench-roundtrip-${crypto.randomUUID()}`;
   let ready!: (event: WorkerEvent) => void;
   const started = new Promise<WorkerEvent>((resolve) => (ready = resolve));
@@ -81,31 +129,15 @@ async function openServer(target: Exclude<Target, 'echo'>): Promise<Session> {
   const direct: Connector = () => server.connect('bench');
   const client = new RpcClient({
     clientInfo: { name: 'bench-worker-roundtrip', version: '0.1.0' },
-    connect:
-      target === 'memory-net' ? new FaultyNetwork({ seed: 1, server }).connector(direct) : direct,
-    onWire: ({ direction, message }) => {
-      if (
-        direction === 'out' &&
-        typeof message === 'object' &&
-        message !== null &&
-        'method' in message &&
-        message.method === Method.tasksGet
-      ) {
-        sampleRequest = { ...message };
-      }
-    },
+    connect: direct,
+    onWire: keepSample,
   });
   await client.start();
-  // A long task, so every tasks/get reads a live, `working` record.
-  const created = CreateTaskResultSchema.parse(
-    await client.request(
-      Method.toolsCall,
-      { name: 'slow_compute', arguments: { seconds: 600 } },
-      { tasks: true },
-    ),
+  const taskId = await longTask((method, params) =>
+    client.request(method, params, { tasks: true }),
   );
   return {
-    call: () => getTask(client, created.taskId),
+    call: () => getTask(client, taskId),
     close: async () => {
       client.close();
       server.kill('bench done');

@@ -1,17 +1,26 @@
-/** Page entry: builds the playground state, mounts the UI, then connects (and opens a scenario the address names). */
+/**
+ * Page entry: builds the page session (the server worker, the network, the
+ * client, the followed tasks) and its Svelte view, mounts the UI, then
+ * starts the session (and opens a scenario the address names).
+ */
 import { mount } from 'svelte';
+import { markRestoreForBench } from './session/bench-marks.ts';
+import { PageSession } from './session/page-session.ts';
+import { WorkerEndpoint } from './session/server-endpoint.ts';
 import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
-const playground = new Playground();
+const session = new PageSession({ endpoint: new WorkerEndpoint() });
+markRestoreForBench(session);
+const playground = new Playground(session);
 const scenarios = new ScenarioRunner(new PageStage(playground));
 mount(App, { target: document.getElementById('app')!, props: { playground, scenarios } });
-void playground.start().then(() => {
+void session.start().then(() => {
   scenarios.startFromUrl();
-  void followFromUrl(playground);
+  void followFromUrl(session);
 });
 addEventListener('popstate', () => scenarios.followHistory());
-addEventListener('pagehide', () => playground.stop());
+addEventListener('pagehide', () => void session.close());

@@ -12,8 +12,11 @@ import {
   type JsonRpcRequest,
 } from '../protocol/jsonrpc.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
-import type { Connector, NetMark, Transport } from '../net/transport.ts';
+import type { MarkSource, NetMark } from '../net/net-marks.ts';
+import type { Connector, Transport } from '../net/transport.ts';
+import { LinkMarks } from './link-marks.ts';
 import type { CallError } from './rpc-error.ts';
+import { StreamTable, type StreamHandle, type StreamOptions } from './rpc-streams.ts';
 import { errorMessage } from '../protocol/error-message.ts';
 
 export type WireDirection = 'out' | 'in';
@@ -54,6 +57,8 @@ export interface ConnectionInfo {
 export interface RpcClientOptions {
   clientInfo: ClientInfo;
   connect: Connector;
+  /** The simulated network the links pass through, whose marks each entry carries (`WireEntry.net`). */
+  marks?: MarkSource;
   /** Sees every message in both directions, in order. */
   onWire?: (entry: WireEntry) => void;
   onNotification?: (notification: JsonRpcNotification) => void;
@@ -79,26 +84,6 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** A request that opens a notification stream (C9). */
-export interface StreamOptions extends CallOptions {
-  /** The server refused the stream with a JSON-RPC error. */
-  onerror?: (error: CallError) => void;
-  /** The stream ended: its link broke, the server ended it, or the client was closed. */
-  onclose?: (reason: string) => void;
-}
-
-/** An open notification stream; its notifications carry its `id` as subscriptionId (C9). */
-export interface StreamHandle {
-  readonly id: number;
-  /** Ends it with `notifications/cancelled` when its link is still up. */
-  close(reason?: string): void;
-}
-
-interface Stream {
-  transport: Transport;
-  options: StreamOptions;
-}
-
 interface Pending {
   method: string;
   params: Record<string, unknown>;
@@ -122,11 +107,17 @@ export class RpcClient {
   #attempt = 0;
   #reconnectTimer: unknown;
   readonly #scheduler: Scheduler;
-  readonly #streams = new Map<number, Stream>();
+  readonly #streams = new StreamTable();
+  readonly #marks: LinkMarks;
 
   constructor(options: RpcClientOptions) {
     this.#options = options;
     this.#scheduler = options.scheduler ?? realScheduler;
+    this.#marks = new LinkMarks(
+      options.marks,
+      (transport) => transport === this.#transport,
+      (message, mark) => this.#log('in', message, undefined, mark),
+    );
   }
 
   get state(): ConnectionState {
@@ -181,12 +172,12 @@ export class RpcClient {
     const transport = this.#transport;
     if (this.#state !== 'open' || !transport) throw new Error('not connected');
     const id = this.#nextId++;
-    this.#streams.set(id, { transport, options });
+    this.#streams.add(id, transport, options);
     this.#write(this.#frame({ id, method, params, tasks: options.tasks }));
     return {
       id,
       close: (reason = 'closed by the client') => {
-        if (!this.#streams.delete(id)) return;
+        if (!this.#streams.remove(id)) return;
         if (this.#transport === transport && this.#state === 'open') {
           this.#write({
             jsonrpc: '2.0',
@@ -217,7 +208,8 @@ export class RpcClient {
       pending.reject({ kind: 'closed', message: 'client closed' });
     }
     this.#pending.clear();
-    this.#endStreams(() => true, 'client closed');
+    this.#streams.end('client closed');
+    this.#marks.stop();
   }
 
   #frame(pending: Pick<Pending, 'id' | 'method' | 'params' | 'tasks'>): JsonRpcRequest {
@@ -259,13 +251,9 @@ export class RpcClient {
 
   #write(message: unknown, reissue?: Reissue): void {
     if (!this.#transport) return;
-    let mark: NetMark | undefined;
-    try {
-      mark = this.#transport.send(message) ?? undefined;
-    } catch {
-      // The link broke under us; onclose handles re-issue.
-    }
-    this.#log('out', message, reissue, mark);
+    // A send into a broken link fails; its onclose re-issues what was in flight.
+    this.#transport.send(message).catch(() => {});
+    this.#log('out', message, reissue, this.#marks.take('out', message));
   }
 
   async #open(): Promise<void> {
@@ -283,9 +271,10 @@ export class RpcClient {
     }
     this.#transport = transport;
     this.#attempt = 0;
-    transport.onmessage = (message, mark) => this.#receive(message, mark);
-    transport.onlost = (message, mark) => this.#log('in', message, undefined, mark);
+    transport.onmessage = (message) => this.#receive(message);
     transport.onclose = (reason) => this.#lost(transport, reason);
+    await transport.start();
+    if (this.#transport !== transport || this.state === 'closed') return; // Broken or closed meanwhile.
     this.#setState('open', undefined, { attempt: 0 });
     // C8: whatever was in flight on the old link is lost; send it again under new ids.
     for (const [oldId, pending] of [...this.#pending]) {
@@ -305,7 +294,7 @@ export class RpcClient {
   #lost(transport: Transport, reason: string): void {
     if (transport !== this.#transport || this.#state === 'closed') return;
     this.#transport = undefined;
-    this.#endStreams((stream) => stream.transport === transport, reason);
+    this.#streams.end(reason, transport);
     this.#scheduleReconnect(reason);
   }
 
@@ -323,30 +312,12 @@ export class RpcClient {
     this.#reconnectTimer = this.#scheduler.setTimeout(() => void this.#open(), delay);
   }
 
-  #endStreams(which: (stream: Stream) => boolean, reason: string): void {
-    for (const [id, stream] of [...this.#streams]) {
-      if (!which(stream)) continue;
-      this.#streams.delete(id);
-      stream.options.onclose?.(reason);
-    }
-  }
-
-  /** A response to a stream's request: an error refuses it; a result ends it. */
-  #streamAnswered(id: string | number | null, error?: CallError): boolean {
-    const stream = typeof id === 'number' ? this.#streams.get(id) : undefined;
-    if (!stream || typeof id !== 'number') return false;
-    this.#streams.delete(id);
-    if (error) stream.options.onerror?.(error);
-    stream.options.onclose?.(error ? error.message : 'ended by the server');
-    return true;
-  }
-
-  #receive(data: unknown, mark?: NetMark): void {
-    this.#log('in', data, undefined, mark);
+  #receive(data: unknown): void {
+    this.#log('in', data, undefined, this.#marks.take('in', data));
     const parsed = parseMessage(data);
     switch (parsed.kind) {
       case 'result': {
-        if (this.#streamAnswered(parsed.message.id)) return;
+        if (this.#streams.answered(parsed.message.id)) return;
         const pending = this.#take(parsed.message.id);
         if (
           pending &&
@@ -365,7 +336,7 @@ export class RpcClient {
       }
       case 'error': {
         const id = parsed.message.id;
-        if (this.#streamAnswered(id, { kind: 'rpc', ...parsed.message.error })) return;
+        if (this.#streams.answered(id, { kind: 'rpc', ...parsed.message.error })) return;
         const pending = id === null ? undefined : this.#take(id);
         pending?.reject({ kind: 'rpc', ...parsed.message.error });
         return;

@@ -9,7 +9,8 @@
 import { META, Method } from '../protocol/constants.ts';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
-import type { ConnectionState, RpcClient, StreamHandle } from './rpc-client.ts';
+import type { ConnectionState, RpcClient } from './rpc-client.ts';
+import type { StreamHandle } from './rpc-streams.ts';
 import type { CallError } from './rpc-error.ts';
 
 export type PushStatus =

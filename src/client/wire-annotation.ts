@@ -5,7 +5,7 @@
  */
 import { parseMessage } from '../protocol/jsonrpc.ts';
 import { TaskStatusSchema, type TaskStatus } from '../protocol/task.ts';
-import type { NetMark, PacketUpdate } from '../net/transport.ts';
+import type { NetMark, PacketUpdate } from '../net/net-marks.ts';
 import type { WireDirection, WireEntry } from './rpc-client.ts';
 
 export type WireKind = 'request' | 'notification' | 'result' | 'error' | 'invalid';

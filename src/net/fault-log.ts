@@ -4,7 +4,7 @@
  * the message (method, taskId) when the network could tell.
  */
 import type { LinkConditions, LinkDirection } from './link-conditions.ts';
-import type { LossReason } from './transport.ts';
+import type { LossReason } from './net-marks.ts';
 
 interface PacketFacts {
   direction: LinkDirection;

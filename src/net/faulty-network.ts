@@ -17,7 +17,8 @@ import {
 } from './link-conditions.ts';
 import { normalizeSeed, Prng } from './prng.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
-import type { Connector, PacketUpdate, Transport } from './transport.ts';
+import type { MarkEvent, MarkSource, PacketUpdate } from './net-marks.ts';
+import type { Connector, Transport } from './transport.ts';
 import { errorMessage } from '../protocol/error-message.ts';
 
 /** What the network needs from the thing that runs the server (ServerWorker fits). */
@@ -35,13 +36,14 @@ export interface FaultyNetworkOptions {
   server?: ServerControl;
 }
 
-export class FaultyNetwork {
+export class FaultyNetwork implements MarkSource {
   readonly log = new FaultLog();
   readonly rules = new RuleBook();
   readonly scheduler: Scheduler;
   readonly #server: ServerControl | undefined;
   readonly #links = new Set<FaultyTransport>();
   readonly #updateListeners = new Set<(update: PacketUpdate) => void>();
+  readonly #markListeners = new Set<(event: MarkEvent) => void>();
   readonly #ruleListeners = new Set<() => void>();
   #conditions: LinkConditions;
   #prng: Prng;
@@ -66,6 +68,9 @@ export class FaultyNetwork {
       nextPacket: () => this.#nextPacket++,
       packetUpdate: (update) => {
         for (const listener of this.#updateListeners) listener(update);
+      },
+      mark: (event) => {
+        for (const listener of this.#markListeners) listener(event);
       },
       takeRule: (direction, info) => {
         const rule = this.rules.take(direction, info);
@@ -146,6 +151,16 @@ export class FaultyNetwork {
   onPacketUpdate(listener: (update: PacketUpdate) => void): () => void {
     this.#updateListeners.add(listener);
     return () => this.#updateListeners.delete(listener);
+  }
+
+  /**
+   * Sees what the network did to each message, as it happens: a sent one as
+   * it enters (before its sender logs it), a received one just before its
+   * link hands it over, or when it was lost on the way in.
+   */
+  onMark(listener: (event: MarkEvent) => void): () => void {
+    this.#markListeners.add(listener);
+    return () => this.#markListeners.delete(listener);
   }
 
   /** Called when the armed rules change (armed, fired, removed). */

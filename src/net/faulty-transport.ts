@@ -17,7 +17,8 @@ import {
 import { MessageTracker, type MessageInfo } from './message-info.ts';
 import type { Prng } from './prng.ts';
 import type { Scheduler } from './scheduler.ts';
-import type { LossReason, NetMark, PacketUpdate, Transport } from './transport.ts';
+import type { LossReason, MarkEvent, NetMark, PacketUpdate } from './net-marks.ts';
+import type { Transport } from './transport.ts';
 
 /** What a link needs from the network it belongs to. */
 export interface LinkContext {
@@ -28,6 +29,8 @@ export interface LinkContext {
   nextPacket(): number;
   /** Reports a later fact about a message the page sent. */
   packetUpdate(update: PacketUpdate): void;
+  /** Reports what the network did to a message, as it happens (before the message is handed on). */
+  mark(event: MarkEvent): void;
   /** The armed rule this message fires, if any; it is disarmed at once. */
   takeRule(direction: LinkDirection, info: MessageInfo): FaultRule | undefined;
   /** Runs a fired rule's action (anything but `lose`). */
@@ -55,9 +58,9 @@ function drawDelay(conditions: DirectionConditions, prng: Prng): number {
 }
 
 export class FaultyTransport implements Transport {
-  onmessage?: (message: unknown, mark?: NetMark) => void;
-  onlost?: (message: unknown, mark: NetMark) => void;
+  onmessage?: (message: unknown) => void;
   onclose?: (reason: string) => void;
+  onerror?: (error: Error) => void;
   readonly link: number;
   readonly #inner: Transport;
   readonly #ctx: LinkContext;
@@ -81,6 +84,7 @@ export class FaultyTransport implements Transport {
       if (!this.#closed) this.#enter('in', message);
     };
     inner.onclose = (reason) => this.#shut(reason, false);
+    inner.onerror = (error) => this.onerror?.(error);
   }
 
   get closed(): boolean {
@@ -92,9 +96,14 @@ export class FaultyTransport implements Transport {
     return this.#queue.length;
   }
 
-  send(message: unknown): NetMark {
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  /** Puts a message into the network; its mark is reported to the network's observers before this returns. */
+  async send(message: unknown): Promise<void> {
     if (this.#closed) throw new Error('transport is closed');
-    return this.#enter('out', message);
+    this.#enter('out', message);
   }
 
   /** Breaks the link: everything in flight is lost, both ends see it closed. */
@@ -102,7 +111,7 @@ export class FaultyTransport implements Transport {
     this.#shut(reason, true);
   }
 
-  #enter(direction: LinkDirection, message: unknown): NetMark {
+  #enter(direction: LinkDirection, message: unknown): void {
     const { scheduler, log } = this.#ctx;
     const conditions = this.#ctx.conditions(direction);
     const prng = this.#ctx.prng();
@@ -127,8 +136,8 @@ export class FaultyTransport implements Transport {
       mark.lost = 'loss';
       mark.delayMs = 0; // It never travelled.
       log.add(now, { kind: 'packet.lost', reason: 'loss', ...facts });
-      if (direction === 'in') this.onlost?.(message, mark);
-      return mark;
+      this.#ctx.mark({ transport: this, message, mark, delivered: false });
+      return;
     }
     const order = this.#sent[direction]++;
     this.#inFlight[direction].add(order);
@@ -158,7 +167,9 @@ export class FaultyTransport implements Transport {
         seq: this.#seq++,
       });
     }
-    return { ...mark };
+    // A received message is reported when it comes out (#deliver); a sent one now, as the sender logs it.
+    if (direction === 'out')
+      this.#ctx.mark({ transport: this, message, mark: { ...mark }, delivered: true });
   }
 
   #enqueue(item: InFlight): void {
@@ -227,12 +238,12 @@ export class FaultyTransport implements Transport {
       return;
     }
     if (direction === 'out') {
-      try {
-        this.#inner.send(item.message);
-      } catch {
-        this.#lose(item, 'link-dropped', now);
-        return;
-      }
+      // A closed inner link has closed this one (onclose), so it is open here; a failed send is its error.
+      this.#inner
+        .send(item.message)
+        .catch((error: unknown) =>
+          this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+        );
       if (item.copy === 1) {
         this.#ctx.packetUpdate({
           packet: item.mark.packet,
@@ -254,7 +265,8 @@ export class FaultyTransport implements Transport {
         delete mark.heldMs;
         mark.duplicate = true;
       }
-      this.onmessage?.(item.message, mark);
+      this.#ctx.mark({ transport: this, message: item.message, mark, delivered: true });
+      this.onmessage?.(item.message);
     }
     if (rule) this.#ctx.runRule(rule);
   }
@@ -296,7 +308,13 @@ export class FaultyTransport implements Transport {
         lost: reason,
         ...(rule ? { rule } : {}),
       });
-    else this.onlost?.(item.message, { ...item.mark, lost: reason, ...(rule ? { rule } : {}) });
+    else
+      this.#ctx.mark({
+        transport: this,
+        message: item.message,
+        mark: { ...item.mark, lost: reason, ...(rule ? { rule } : {}) },
+        delivered: false,
+      });
   }
 
   #shut(reason: string, closeInner: boolean): void {

@@ -8,6 +8,7 @@ import type { Transport } from './transport.ts';
 export class PortTransport implements Transport {
   onmessage?: (message: unknown) => void;
   onclose?: (reason: string) => void;
+  onerror?: (error: Error) => void;
   readonly #port: MessagePort;
   #closed = false;
 
@@ -16,15 +17,21 @@ export class PortTransport implements Transport {
     this.#port.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (!this.#closed) this.onmessage?.(event.data);
     });
-    // Without start(), a port used through addEventListener never delivers (comlink does the same).
-    this.#port.start();
+    this.#port.addEventListener('messageerror', () =>
+      this.onerror?.(new Error('a message from the server could not be read')),
+    );
   }
 
   get closed(): boolean {
     return this.#closed;
   }
 
-  send(message: unknown): void {
+  async start(): Promise<void> {
+    // Without start(), a port used through addEventListener never delivers (comlink does the same).
+    this.#port.start();
+  }
+
+  async send(message: unknown): Promise<void> {
     if (this.#closed) throw new Error('transport is closed');
     this.#port.postMessage(message);
   }

@@ -6,13 +6,13 @@
 import { describeError } from '../../client/rpc-error.ts';
 import { TaskStatusSchema } from '../../protocol/task.ts';
 import { followParam, reportToPeers } from './peer-tabs.ts';
-import type { Playground } from './playground.svelte.ts';
+import type { PageSession } from '../../session/page-session.ts';
 
-export async function followFromUrl(playground: Playground): Promise<void> {
+export async function followFromUrl(session: PageSession): Promise<void> {
   const taskId = followParam(location.search);
   if (!taskId) return;
   try {
-    const result = await playground.request('tasks/get', { taskId }, { declare: true });
+    const result = await session.request('tasks/get', { taskId }, { declare: true });
     const status = TaskStatusSchema.safeParse(result['status']);
     reportToPeers(
       status.success
@@ -23,5 +23,5 @@ export async function followFromUrl(playground: Playground): Promise<void> {
     reportToPeers({ taskId, error: `tasks/get failed: ${describeError(error)}` });
   }
   // Shown as a card too (this page may already follow it from the journal every tab shares).
-  await playground.followById(taskId);
+  await session.followById(taskId);
 }

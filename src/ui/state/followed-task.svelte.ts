@@ -4,15 +4,21 @@
  * and what the CLIENT is doing (`activity`, the machine's region states).
  * They differ on purpose: a cancel the client requested can still end
  * `completed` (T17).
+ *
+ * The snapshot is read through @xstate/svelte's `useSelector` (as a store,
+ * turned into a reactive value by `fromStore`): the actor is subscribed to
+ * only while something on screen reads it, and nothing is copied by hand.
+ * Facts the machine's context holds as they are are read from `context`;
+ * the getters here derive something.
  */
+import { useSelector } from '@xstate/svelte';
+import { fromStore } from 'svelte/store';
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
 import {
   createdAtMs,
   pollIntervalMs,
   ttlMs,
-  type LinkTrouble,
-  type TaskOutcome,
   type taskMachine,
 } from '../../machines/task-machine.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
@@ -37,85 +43,60 @@ export class FollowedTask {
   readonly taskId: string;
   readonly toolName: string;
   readonly #actor: TaskActor;
-  #snapshot: TaskSnapshot;
+  readonly #snapshot: { readonly current: TaskSnapshot };
   /** Every step the actor took, for the statechart's history stepping. */
   readonly history: TaskHistory;
 
   constructor(actor: TaskActor) {
     this.#actor = actor;
-    this.#snapshot = $state.raw(actor.getSnapshot());
+    this.#snapshot = fromStore(useSelector(actor, (snapshot) => snapshot));
     this.history = new TaskHistory(actor);
-    this.taskId = this.#snapshot.context.taskId;
-    this.toolName = this.#snapshot.context.toolName;
-    actor.subscribe({
-      next: (snapshot) => {
-        this.#snapshot = snapshot;
-      },
-      error: (error) => console.error(`[task ${this.taskId}] actor failed`, error),
-    });
+    const { context } = actor.getSnapshot();
+    this.taskId = context.taskId;
+    this.toolName = context.toolName;
   }
 
-  /** The actor's current state value, as XState reports it (the statechart is checked against it). */
-  get stateValue(): TaskSnapshot['value'] {
-    return this.#snapshot.value;
+  /** The actor's latest snapshot (its `value` is what the statechart is checked against). */
+  get snapshot(): TaskSnapshot {
+    return this.#snapshot.current;
+  }
+
+  /** The machine's context: polls, link trouble, outcome, cancel intent, answered keys, last error, the last report. */
+  get context(): TaskSnapshot['context'] {
+    return this.#snapshot.current.context;
   }
 
   /** The status the server last reported (T6); only the server changes it. */
   get serverStatus(): TaskStatus {
-    return this.#snapshot.context.task.status;
-  }
-
-  get statusMessage(): string | undefined {
-    return this.#snapshot.context.task.statusMessage;
+    return this.context.task.status;
   }
 
   get activity(): TaskActivity {
-    const value = this.#snapshot.value;
+    const value = this.snapshot.value;
     if (typeof value === 'string') return { done: true, final: value };
     return { done: false, ...value.active };
   }
 
-  /** While the client's link is down: why, since when, and its reconnect attempts (C8). */
-  get link(): LinkTrouble | undefined {
-    return this.#snapshot.context.link;
-  }
-
   /** The actor has stopped: an outcome was reached or the user forgot the task. */
   get done(): boolean {
-    return this.#snapshot.status !== 'active';
-  }
-
-  get outcome(): TaskOutcome | undefined {
-    return this.#snapshot.context.outcome;
+    return this.snapshot.status !== 'active';
   }
 
   get forgotten(): boolean {
-    return this.#snapshot.value === 'forgotten';
-  }
-
-  get cancelRequested(): boolean {
-    return this.#snapshot.context.cancelRequested;
-  }
-
-  get polls(): number {
-    return this.#snapshot.context.polls;
+    return this.snapshot.value === 'forgotten';
   }
 
   get pollIntervalMs(): number {
-    return pollIntervalMs(this.#snapshot.context);
+    return pollIntervalMs(this.context);
   }
 
   get ttlMs(): number | null {
-    return ttlMs(this.#snapshot.context);
+    return ttlMs(this.context);
   }
 
   /** Epoch ms of the server's `createdAt`. */
   get createdAt(): number {
-    return createdAtMs(this.#snapshot.context);
-  }
-
-  get lastUpdatedAt(): string {
-    return this.#snapshot.context.task.lastUpdatedAt;
+    return createdAtMs(this.context);
   }
 
   /**
@@ -124,34 +105,25 @@ export class FollowedTask {
    */
   get pendingInputs(): [string, InputRequest][] {
     if (this.done) return [];
-    return Object.entries(this.#snapshot.context.pendingInputs);
+    return Object.entries(this.context.pendingInputs);
   }
 
   /** The server's report on its durable job: last checkpoint, and take-overs by a fresh worker. */
   get jobProgress(): JobProgress | undefined {
-    return jobProgressOf(this.#snapshot.context.task);
-  }
-
-  get answeredKeys(): readonly string[] {
-    return this.#snapshot.context.answeredKeys;
+    return jobProgressOf(this.context.task);
   }
 
   /** The tool's result, once `completed` (T10, T11). */
   get result(): CallToolResult | undefined {
     // A CreateTaskResult is a DetailedTask without the optional fields (T7, T10).
-    const task: DetailedTask = this.#snapshot.context.task;
+    const task: DetailedTask = this.context.task;
     return task.result;
   }
 
   /** The JSON-RPC error of a `failed` task (T10). */
   get error(): RpcError | undefined {
-    const task: DetailedTask = this.#snapshot.context.task;
+    const task: DetailedTask = this.context.task;
     return task.error;
-  }
-
-  /** The last request that went wrong (transport trouble or a refusal). */
-  get lastError(): { code?: number; message: string } | undefined {
-    return this.#snapshot.context.lastError;
   }
 
   answer(key: string, response: ElicitResult): void {

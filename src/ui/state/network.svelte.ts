@@ -1,8 +1,11 @@
 /**
- * The fault panel's state: the simulated network's conditions, seed, armed
- * rules and fault log, mirrored into runes, and the actions that break things.
- * Fault events are appended once per animation frame, like the wire log.
+ * The fault panel's state: a view of the page session's simulated network
+ * (its conditions, seed, armed rules and fault log, read from the network
+ * itself whenever it says they changed), the panel's own fields, and the
+ * actions that break things. Fault events are drawn once per animation
+ * frame, like the wire log.
  */
+import { createSubscriber } from 'svelte/reactivity';
 import { faultsForTask, type FaultEvent } from '../../net/fault-log.ts';
 import {
   type ActionKind,
@@ -30,14 +33,21 @@ const RATE_FIELDS = {
   reorderPercent: 'reorderRate',
 } as const;
 
+/** The fault events after which the conditions, the seed or the offline spell may read differently. */
+const LINK_EVENTS = new Set<FaultEvent['kind']>([
+  'conditions.changed',
+  'network.offline',
+  'network.online',
+]);
+
 export class NetworkControls {
   readonly #network: FaultyNetwork;
-  #conditions = $state.raw<LinkConditions>(cleanLink());
-  #seed = $state(0);
-  #rules = $state.raw<readonly FaultRule[]>([]);
+  /** Re-runs readers when the conditions, the seed or the offline spell change. */
+  readonly #watchLink: () => void;
+  readonly #watchRules: () => void;
+  /** The fault log as last drawn: a copy taken once per frame, so a burst of faults costs one render. */
   #events = $state.raw<readonly FaultEvent[]>([]);
-  #offlineUntil = $state<number | undefined>();
-  #pending: FaultEvent[] = [];
+  #pending = false;
   #frame: number | undefined;
 
   /** The "go offline for N s" field. */
@@ -49,31 +59,33 @@ export class NetworkControls {
 
   constructor(network: FaultyNetwork) {
     this.#network = network;
-    this.#conditions = network.conditions;
-    this.#seed = network.seed;
-    this.#rules = network.rules.rules;
     this.#events = [...network.log.events];
-    network.log.subscribe((event) => {
-      if (event.kind === 'network.offline' || event.kind === 'network.online')
-        this.#offlineUntil = network.offlineUntil;
-      this.#pending.push(event);
+    this.#watchLink = createSubscriber((update) =>
+      network.log.subscribe((event) => {
+        if (LINK_EVENTS.has(event.kind)) update();
+      }),
+    );
+    this.#watchRules = createSubscriber((update) => network.onRulesChanged(update));
+    network.log.subscribe(() => {
+      this.#pending = true;
       this.#frame ??= requestAnimationFrame(() => this.#flush());
     });
-    network.onRulesChanged(() => (this.#rules = network.rules.rules));
   }
 
   get conditions(): LinkConditions {
-    return this.#conditions;
+    this.#watchLink();
+    return this.#network.conditions;
   }
 
   /** Whether any direction changes anything. */
   get clean(): boolean {
-    return isClean(this.#conditions.out) && isClean(this.#conditions.in);
+    const conditions = this.conditions;
+    return isClean(conditions.out) && isClean(conditions.in);
   }
 
   /** A field as the panel shows it (rates in percent). */
   field(direction: LinkDirection, field: ConditionField): number {
-    const conditions = this.#conditions[direction];
+    const conditions = this.conditions[direction];
     if (field === 'latencyMs' || field === 'jitterMs') return conditions[field];
     return Math.round(conditions[RATE_FIELDS[field]] * 1000) / 10;
   }
@@ -85,7 +97,6 @@ export class NetworkControls {
         ? { ...current, [field]: value }
         : { ...current, [RATE_FIELDS[field]]: value / 100 };
     this.#network.setConditions(direction, next);
-    this.#conditions = this.#network.conditions;
   }
 
   /** Back to a perfect link, both ways. */
@@ -93,17 +104,16 @@ export class NetworkControls {
     const clean = cleanLink();
     this.#network.setConditions('out', clean.out);
     this.#network.setConditions('in', clean.in);
-    this.#conditions = this.#network.conditions;
   }
 
   get seed(): number {
-    return this.#seed;
+    this.#watchLink();
+    return this.#network.seed;
   }
 
   /** Starts the random sequence over from `seed`, so a run can be repeated. */
   reseed(seed: number): void {
     this.#network.reseed(seed);
-    this.#seed = this.#network.seed;
   }
 
   newSeed(): void {
@@ -111,7 +121,8 @@ export class NetworkControls {
   }
 
   get offlineUntil(): number | undefined {
-    return this.#offlineUntil;
+    this.#watchLink();
+    return this.#network.offlineUntil;
   }
 
   dropConnection(): void {
@@ -120,12 +131,10 @@ export class NetworkControls {
 
   goOffline(): void {
     this.#network.goOffline(this.offlineSeconds);
-    this.#offlineUntil = this.#network.offlineUntil;
   }
 
   goOnline(): void {
     this.#network.goOnline();
-    this.#offlineUntil = undefined;
   }
 
   killServer(): void {
@@ -136,26 +145,9 @@ export class NetworkControls {
     this.#network.restartServer();
   }
 
-  /** No armed rules, a clean link both ways, online: where a scenario starts. */
-  resetAll(): void {
-    for (const rule of this.#network.rules.rules) this.#network.disarm(rule.id);
-    this.resetConditions();
-    this.goOnline();
-  }
-
-  /** Arms a rule from code (a scenario), not from the panel's fields. */
-  armRule(trigger: TriggerId, then: RuleAction): FaultRule {
-    return this.#network.arm(trigger, then);
-  }
-
-  /** Sets one direction's conditions from code (a scenario). */
-  setConditions(direction: LinkDirection, conditions: DirectionConditions): void {
-    this.#network.setConditions(direction, conditions);
-    this.#conditions = this.#network.conditions;
-  }
-
   get rules(): readonly FaultRule[] {
-    return this.#rules;
+    this.#watchRules();
+    return this.#network.rules.rules;
   }
 
   /** Arms the rule put together in the panel. */
@@ -196,8 +188,8 @@ export class NetworkControls {
   #flush(): void {
     if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
     this.#frame = undefined;
-    if (this.#pending.length === 0) return;
+    if (!this.#pending) return;
     this.#events = [...this.#network.log.events];
-    this.#pending = [];
+    this.#pending = false;
   }
 }

@@ -1,38 +1,35 @@
 /**
- * The "Also subscribe (subscriptions/listen)" switch and the stream's state,
- * over the client's TaskSubscription (T18, C9).
+ * The "Also subscribe (subscriptions/listen)" switch and the stream's state
+ * (T18, C9): a view of the page session's push subscription.
  */
-import type { PushStatus, TaskSubscription } from '../../client/task-subscription.ts';
+import type { PushStatus } from '../../client/task-subscription.ts';
+import type { PageSession } from '../../session/page-session.ts';
+import { watch } from './session-subscriber.ts';
 
 export class PushControls {
-  readonly #subscription: TaskSubscription;
-  #status = $state.raw<PushStatus>({ state: 'off' });
+  readonly #session: PageSession;
+  readonly #watch: () => void;
 
-  constructor(subscription: TaskSubscription) {
-    this.#subscription = subscription;
-    this.#status = subscription.status;
-  }
-
-  /** Called by the subscription on every change. */
-  statusChanged(status: PushStatus): void {
-    this.#status = status;
+  constructor(session: PageSession) {
+    this.#session = session;
+    this.#watch = watch(session, 'push');
   }
 
   get status(): PushStatus {
-    return this.#status;
+    this.#watch();
+    return this.#session.push;
   }
 
   get enabled(): boolean {
-    return this.#status.state !== 'off';
+    return this.status.state !== 'off';
   }
 
   set enabled(on: boolean) {
-    this.#subscription.setEnabled(on);
-    this.#status = this.#subscription.status;
+    this.#session.setPush(on);
   }
 
   /** Ends the stream as a broken one would end; polling carries on. */
   drop(): void {
-    this.#subscription.drop('stream dropped by the learner');
+    this.#session.dropPush();
   }
 }

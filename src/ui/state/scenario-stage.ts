@@ -1,7 +1,8 @@
 /**
  * The scenario engine's stage (src/scenarios/stage.ts), played on the real
- * page: the Playground's worker, client, network and task actors. What a
- * scenario sees (`observe`) is read from the same state the page shows.
+ * page: every action goes to the page session (src/session), the same
+ * object the learner's clicks reach. What a scenario sees (`observe`) is
+ * read from the same state the page shows (the Playground's views).
  */
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import type { RuleAction, TriggerId } from '../../net/fault-rules.ts';
@@ -14,6 +15,8 @@ import type {
   TaskView,
 } from '../../scenarios/observation.ts';
 import type { RequestOptions, ScenarioStage, StageSetup } from '../../scenarios/stage.ts';
+import type { PageSession } from '../../session/page-session.ts';
+import { prepareScenario } from '../../session/scenario-setup.ts';
 import type { FollowedTask } from './followed-task.svelte.ts';
 import { listenToPeers } from './peer-tabs.ts';
 import type { Playground } from './playground.svelte.ts';
@@ -24,7 +27,7 @@ function taskView(task: FollowedTask): TaskView {
     taskId: task.taskId,
     toolName: task.toolName,
     serverStatus: task.serverStatus,
-    statusMessage: task.statusMessage,
+    statusMessage: task.context.task.statusMessage,
     final: activity.done ? activity.final : undefined,
     regions: activity.done
       ? undefined
@@ -34,11 +37,11 @@ function taskView(task: FollowedTask): TaskView {
           cancel: activity.cancel,
           link: activity.link,
         },
-    polls: task.polls,
+    polls: task.context.polls,
     pollIntervalMs: task.pollIntervalMs,
-    cancelRequested: task.cancelRequested,
+    cancelRequested: task.context.cancelRequested,
     pendingInputKeys: task.pendingInputs.map(([key]) => key),
-    answeredKeys: [...task.answeredKeys],
+    answeredKeys: [...task.context.answeredKeys],
     result: task.result,
     error: task.error,
     resumes: task.jobProgress?.resumes ?? 0,
@@ -46,12 +49,15 @@ function taskView(task: FollowedTask): TaskView {
 }
 
 export class PageStage implements ScenarioStage {
+  readonly #session: PageSession;
   readonly #playground: Playground;
   #probes: ProbeView[] = [];
   #peers: PeerReport[] = [];
   readonly #stopListening: () => void;
 
+  /** Acts on `playground.session`; observes what `playground` shows. */
   constructor(playground: Playground) {
+    this.#session = playground.session;
     this.#playground = playground;
     this.#stopListening = listenToPeers((report) => {
       this.#peers = [
@@ -68,7 +74,7 @@ export class PageStage implements ScenarioStage {
   async reset(setup: StageSetup): Promise<void> {
     this.#probes = [];
     this.#peers = [];
-    await this.#playground.prepareScenario(setup);
+    await prepareScenario(this.#session, setup);
   }
 
   observe(since: number): Observation {
@@ -98,7 +104,7 @@ export class PageStage implements ScenarioStage {
       probes: this.#probes,
       faults: p.network.eventsNow().filter((e) => e.at >= since),
       peers: this.#peers,
-      connected: p.connection === 'open',
+      connected: this.#session.connection.state === 'open',
       pageLoadedAt: performance.timeOrigin,
     };
   }
@@ -108,11 +114,11 @@ export class PageStage implements ScenarioStage {
   }
 
   answer(taskId: string, key: string, response: ElicitResult): void {
-    this.#playground.answer(taskId, key, response);
+    this.#session.answer(taskId, key, response);
   }
 
   cancel(taskId: string): void {
-    this.#playground.cancel(taskId);
+    this.#session.cancel(taskId);
   }
 
   probe(
@@ -134,7 +140,7 @@ export class PageStage implements ScenarioStage {
     const settle = (done: ProbeView): void => {
       this.#probes = this.#probes.map((p) => (p === probe ? done : p));
     };
-    this.#playground.request(method, params, options).then(
+    this.#session.request(method, params, options).then(
       (result) => settle({ ...probe, state: 'result', result }),
       (error: unknown) => {
         const e =
@@ -154,35 +160,35 @@ export class PageStage implements ScenarioStage {
   }
 
   openConnection(name: string, identity: string): Promise<void> {
-    return this.#playground.openConnection(name, identity);
+    return this.#session.openConnection(name, identity);
   }
 
   dropConnection(): void {
-    this.#playground.dropConnection();
+    this.#session.dropConnection();
   }
 
   killServer(): void {
-    this.#playground.killWorker();
+    this.#session.killServer();
   }
 
   restartServer(): void {
-    this.#playground.restartWorker();
+    this.#session.restartServer();
   }
 
   arm(trigger: TriggerId, action: RuleAction): void {
-    this.#playground.network.armRule(trigger, action);
+    this.#session.network.arm(trigger, action);
   }
 
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void {
-    this.#playground.network.setConditions(direction, conditions);
+    this.#session.network.setConditions(direction, conditions);
   }
 
   setPush(on: boolean): void {
-    this.#playground.push.enabled = on;
+    this.#session.setPush(on);
   }
 
   holdJobs(held: boolean): void {
-    this.#playground.holdJobs(held);
+    this.#session.holdJobs(held);
   }
 
   reload(): Promise<never> {

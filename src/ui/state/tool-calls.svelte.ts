@@ -1,13 +1,12 @@
 /**
  * The "results" area: every `tools/call` the learner made and how it ended,
- * newest first. A task handle is passed on to be followed (T7); input asked
+ * newest first. A task handle is followed by the session (T7); input asked
  * before a task exists is answered here and the call retried (T16).
  */
-import type { RpcClient } from '../../client/rpc-client.ts';
 import type { CallError } from '../../client/rpc-error.ts';
-import { callTool } from '../../client/tool-call.ts';
+import type { ToolCallOutcome, ToolCallRequest } from '../../client/tool-call.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
-import type { CallToolResult, CreateTaskResult, InputRequest } from '../../protocol/task.ts';
+import type { CallToolResult, InputRequest } from '../../protocol/task.ts';
 import { errorMessage } from '../../protocol/error-message.ts';
 
 export type CallOutcome =
@@ -49,20 +48,12 @@ export function toCallError(error: unknown): CallError {
 
 export class ToolCalls {
   #records = $state.raw<readonly CallRecord[]>([]);
-  readonly #client: RpcClient;
-  readonly #onTask: (
-    task: CreateTaskResult,
-    toolName: string,
-    args: Record<string, unknown>,
-  ) => void;
+  readonly #callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>;
   #nextId = 1;
 
-  constructor(
-    client: RpcClient,
-    onTask: (task: CreateTaskResult, toolName: string, args: Record<string, unknown>) => void,
-  ) {
-    this.#client = client;
-    this.#onTask = onTask;
+  /** `callTool` makes one round; a task handle it returns is already followed (the page session does it). */
+  constructor(callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>) {
+    this.#callTool = callTool;
   }
 
   /** Newest first. */
@@ -116,7 +107,7 @@ export class ToolCalls {
     if (!record) return;
     this.#set(callId, { rounds: record.rounds + 1, outcome: { kind: 'pending' } });
     try {
-      const outcome = await callTool(this.#client, {
+      const outcome = await this.#callTool({
         name: record.toolName,
         arguments: record.args,
         tasks: record.declared,
@@ -126,7 +117,6 @@ export class ToolCalls {
       switch (outcome.kind) {
         case 'task':
           this.#set(callId, { outcome: { kind: 'task', taskId: outcome.task.taskId } });
-          this.#onTask(outcome.task, record.toolName, record.args);
           return;
         case 'input_required':
           this.#set(callId, {

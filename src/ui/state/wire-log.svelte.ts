@@ -7,7 +7,7 @@
  */
 import type { WireEntry } from '../../client/rpc-client.ts';
 import { WireAnnotator, withPacketUpdate, type WireRow } from '../../client/wire-annotation.ts';
-import type { PacketUpdate } from '../../net/transport.ts';
+import type { PacketUpdate } from '../../net/net-marks.ts';
 
 /**
  * How often, at most, new rows are drawn. Redrawn every frame, a log taking

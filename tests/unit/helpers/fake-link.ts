@@ -15,7 +15,9 @@ export class FakeServerEnd implements Transport {
   /** Called for each message that reaches the server. */
   onreceive?: (message: unknown) => void;
 
-  send(message: unknown): void {
+  async start(): Promise<void> {}
+
+  async send(message: unknown): Promise<void> {
     if (this.closed) throw new Error('transport is closed');
     this.received.push(message);
     this.onreceive?.(message);

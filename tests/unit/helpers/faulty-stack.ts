@@ -14,7 +14,7 @@ import { TaskFollower, type TaskActor } from '../../../src/client/task-follower.
 import { TaskSubscription, type PushStatus } from '../../../src/client/task-subscription.ts';
 import { FaultyNetwork } from '../../../src/net/faulty-network.ts';
 import type { LinkConditions } from '../../../src/net/link-conditions.ts';
-import type { PacketUpdate } from '../../../src/net/transport.ts';
+import type { PacketUpdate } from '../../../src/net/net-marks.ts';
 import { BASE, ScriptedServer, type TaskScript } from './scripted-server.ts';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -45,6 +45,7 @@ export async function faultyStack(options: StackOptions = {}) {
   const client = new RpcClient({
     clientInfo: { name: 'faulty-stack', version: '1.0.0' },
     connect: network.connector(() => server.connect()),
+    marks: network,
     scheduler: clock,
     onWire: (entry) => wire.push(entry),
     onNotification: (notification) => {

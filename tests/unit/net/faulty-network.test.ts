@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { describeFault, faultsForTask } from '../../../src/net/fault-log.ts';
 import { FaultyNetwork, type ServerControl } from '../../../src/net/faulty-network.ts';
+import type { NetMark } from '../../../src/net/net-marks.ts';
 import type { FaultyTransport } from '../../../src/net/faulty-transport.ts';
 import { FakeServerEnd, request, result } from '../helpers/fake-link.ts';
 
@@ -169,7 +170,11 @@ describe('FaultyNetwork', () => {
     const end = [...server.ends][0]!;
     const updates: unknown[] = [];
     network.onPacketUpdate((update) => updates.push(update));
-    const mark = link.send(request(1, 'tasks/update', { taskId: 't1', inputResponses: {} }));
+    const marks: NetMark[] = [];
+    network.onMark((event) => marks.push(event.mark));
+    void link.send(request(1, 'tasks/update', { taskId: 't1', inputResponses: {} }));
+    const mark = marks.at(-1)!; // the network reports a sent message's mark as it enters
+    expect(mark).toMatchObject({ direction: 'out', link: 1 });
     clock.increment(0);
     expect(end.received).toEqual([]);
     expect(updates).toEqual([

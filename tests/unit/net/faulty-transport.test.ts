@@ -9,7 +9,7 @@ import type { FaultEvent } from '../../../src/net/fault-log.ts';
 import { FaultyNetwork } from '../../../src/net/faulty-network.ts';
 import type { FaultyTransport } from '../../../src/net/faulty-transport.ts';
 import { CLEAN, type DirectionConditions } from '../../../src/net/link-conditions.ts';
-import type { NetMark, PacketUpdate } from '../../../src/net/transport.ts';
+import type { NetMark, PacketUpdate } from '../../../src/net/net-marks.ts';
 import { FakeServerEnd, request, result } from '../helpers/fake-link.ts';
 
 async function link(
@@ -31,12 +31,40 @@ async function link(
   const lost: { message: unknown; mark: NetMark }[] = [];
   const closes: string[] = [];
   const updates: PacketUpdate[] = [];
-  transport.onmessage = (message, mark) => received.push({ at: clock.now(), message, mark });
-  transport.onlost = (message, mark) => lost.push({ message, mark });
+  // Marks come from the network's observer, not the transport: a sent message's as it enters,
+  // a received one's just before the link hands it over, a lost one's instead of it.
+  const marks: { out?: NetMark; in?: NetMark } = {};
+  network.onMark(({ transport: on, message, mark, delivered }) => {
+    expect(on).toBe(transport);
+    if (mark.direction === 'in' && !delivered) lost.push({ message, mark });
+    else marks[mark.direction] = mark;
+  });
+  transport.onmessage = (message) => {
+    received.push({ at: clock.now(), message, mark: marks.in });
+    marks.in = undefined;
+  };
   transport.onclose = (reason) => closes.push(reason);
+  /** Sends through the link and returns the mark the network reported for it. */
+  const send = (message: unknown): NetMark => {
+    marks.out = undefined;
+    void transport.send(message);
+    return marks.out!;
+  };
   network.onPacketUpdate((update) => updates.push(update));
   const faults = (kind: FaultEvent['kind']) => network.log.events.filter((e) => e.kind === kind);
-  return { clock, network, server, transport, arrivals, received, lost, closes, updates, faults };
+  return {
+    clock,
+    network,
+    server,
+    transport,
+    send,
+    arrivals,
+    received,
+    lost,
+    closes,
+    updates,
+    faults,
+  };
 }
 
 const ids = (messages: { message: unknown }[]) =>
@@ -44,8 +72,8 @@ const ids = (messages: { message: unknown }[]) =>
 
 describe('FaultyTransport', () => {
   it('a perfect link delivers in order, marks each message, and reports arrival', async () => {
-    const { clock, transport, server, arrivals, received, updates } = await link();
-    const mark = transport.send(request(1, 'tasks/get', { taskId: 't1' }));
+    const { clock, server, arrivals, received, updates, send } = await link();
+    const mark = send(request(1, 'tasks/get', { taskId: 't1' }));
     expect(mark).toMatchObject({ packet: 1, link: 1, direction: 'out', sentAt: 0, delayMs: 0 });
     expect(arrivals).toHaveLength(0); // never synchronous: the wire log sees the send first
     clock.increment(0);
@@ -58,11 +86,11 @@ describe('FaultyTransport', () => {
   });
 
   it('latency with jitter: every delay lies in latency ± jitter, per direction', async () => {
-    const { clock, transport, server, arrivals, received } = await link({
+    const { clock, server, arrivals, received, send } = await link({
       out: { latencyMs: 300, jitterMs: 100 },
       in: { latencyMs: 50 },
     });
-    const marks = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => transport.send(request(id, 'tasks/get')));
+    const marks = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => send(request(id, 'tasks/get')));
     for (const mark of marks) {
       expect(mark.delayMs).toBeGreaterThanOrEqual(200);
       expect(mark.delayMs).toBeLessThanOrEqual(400);
@@ -83,12 +111,12 @@ describe('FaultyTransport', () => {
 
   it('a seed replays the same fates; another seed draws others', async () => {
     const fates = async (seed: number) => {
-      const { transport } = await link({
+      const { send } = await link({
         seed,
         out: { latencyMs: 200, jitterMs: 150, lossRate: 0.3, duplicateRate: 0.2 },
       });
       return Array.from({ length: 30 }, (_, i) => {
-        const mark = transport.send(request(i + 1, 'tasks/get'));
+        const mark = send(request(i + 1, 'tasks/get'));
         return [mark.delayMs, mark.lost ?? '', mark.duplicated ?? false];
       });
     };
@@ -97,11 +125,11 @@ describe('FaultyTransport', () => {
   });
 
   it('loss: a lost request never reaches the server; a lost response is reported, never delivered', async () => {
-    const { clock, transport, server, arrivals, received, lost, faults } = await link({
+    const { clock, server, arrivals, received, lost, faults, send } = await link({
       out: { lossRate: 1 },
       in: { lossRate: 1 },
     });
-    const mark = transport.send(request(1, 'tasks/get', { taskId: 't1' }));
+    const mark = send(request(1, 'tasks/get', { taskId: 't1' }));
     expect(mark.lost).toBe('loss');
     server.reply(result(9, { taskId: 't1', status: 'working' }));
     clock.increment(1000);
@@ -116,11 +144,11 @@ describe('FaultyTransport', () => {
   });
 
   it('duplication: the server gets a request twice; the page gets a response twice, the copy marked', async () => {
-    const { clock, transport, server, arrivals, received, faults } = await link({
+    const { clock, server, arrivals, received, faults, send } = await link({
       out: { duplicateRate: 1, latencyMs: 10 },
       in: { duplicateRate: 1 },
     });
-    const mark = transport.send(request(1, 'tasks/update', { taskId: 't1' }));
+    const mark = send(request(1, 'tasks/update', { taskId: 't1' }));
     expect(mark.duplicated).toBe(true);
     clock.increment(20);
     expect(ids(arrivals)).toEqual([1, 1]);
@@ -132,13 +160,13 @@ describe('FaultyTransport', () => {
   });
 
   it('reordering: a held message is overtaken by the next one, and both are marked reordered', async () => {
-    const { clock, transport, network, arrivals, updates, faults } = await link({
+    const { clock, network, arrivals, updates, faults, send } = await link({
       out: { reorderRate: 1, latencyMs: 5 },
     });
-    const first = transport.send(request(1, 'tasks/get', { taskId: 'a' }));
+    const first = send(request(1, 'tasks/get', { taskId: 'a' }));
     expect(first.heldMs).toBeGreaterThan(0);
     network.setConditions('out', { ...CLEAN, latencyMs: 5 });
-    transport.send(request(2, 'tasks/get', { taskId: 'b' }));
+    send(request(2, 'tasks/get', { taskId: 'b' }));
     clock.increment(5);
     expect(ids(arrivals)).toEqual([2, 1]); // released right after the one that overtook it
     expect(updates.map((u) => [u.packet, u.reordered])).toEqual([
@@ -152,8 +180,8 @@ describe('FaultyTransport', () => {
   });
 
   it('reordering with nothing behind it: held, then delivered alone, not marked reordered', async () => {
-    const { clock, transport, arrivals, updates } = await link({ out: { reorderRate: 1 } });
-    const mark = transport.send(request(1, 'tasks/get'));
+    const { clock, arrivals, updates, send } = await link({ out: { reorderRate: 1 } });
+    const mark = send(request(1, 'tasks/get'));
     clock.increment(mark.delayMs - 1);
     expect(arrivals).toHaveLength(0);
     clock.increment(1);
@@ -162,9 +190,9 @@ describe('FaultyTransport', () => {
   });
 
   it('C8: dropping the link loses everything in flight, both ways, and closes both ends once', async () => {
-    const { clock, transport, server, network, arrivals, lost, closes, updates, faults } =
+    const { clock, transport, send, server, network, arrivals, lost, closes, updates, faults } =
       await link({ out: { latencyMs: 100 }, in: { latencyMs: 100 } });
-    const mark = transport.send(request(1, 'tasks/get', { taskId: 't1' }));
+    const mark = send(request(1, 'tasks/get', { taskId: 't1' }));
     server.reply(result(0, { taskId: 't0', status: 'working' }));
     clock.increment(50);
     network.dropConnection('dropped by test');
@@ -178,16 +206,16 @@ describe('FaultyTransport', () => {
     expect(faults('link.dropped')).toMatchObject([
       { link: 1, reason: 'dropped by test', inFlight: 2 },
     ]);
-    expect(() => transport.send(request(2, 'tasks/get'))).toThrow('transport is closed');
+    await expect(transport.send(request(2, 'tasks/get'))).rejects.toThrow('transport is closed');
     expect(network.openLinks).toBe(0);
   });
 
   it('a server end that breaks (worker killed) breaks the link the same way', async () => {
-    const { clock, transport, server, lost, closes, updates } = await link({
+    const { clock, server, lost, closes, updates, send } = await link({
       out: { latencyMs: 100 },
       in: { latencyMs: 100 },
     });
-    transport.send(request(1, 'tasks/get'));
+    send(request(1, 'tasks/get'));
     server.reply(result(0, {}));
     server.close('server worker killed');
     clock.increment(500);

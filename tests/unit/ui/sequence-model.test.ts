@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEntry } from '../../../src/client/rpc-client.ts';
 import { WireAnnotator, type WireRow } from '../../../src/client/wire-annotation.ts';
-import type { NetMark } from '../../../src/net/transport.ts';
+import type { NetMark } from '../../../src/net/net-marks.ts';
 import {
   buildSequence,
   filterSequence,
