@@ -15,7 +15,9 @@ import { parseStoreOption, redact } from '../src/server/pg/store-url.ts';
 import { isAlive, removeLeftovers } from './local-postgres.ts';
 import { startCluster, type Cluster } from './cluster/start-cluster.ts';
 
-const LOCK_FILE = join(tmpdir(), 'mcp-tasks-playground-cluster.json');
+/** Where a run names its processes; tests give their own (MCP_TASKS_CLUSTER_LOCK). */
+const LOCK_FILE =
+  process.env['MCP_TASKS_CLUSTER_LOCK'] ?? join(tmpdir(), 'mcp-tasks-playground-cluster.json');
 const MAX_NODES = 10;
 
 const USAGE = `Usage: npm run cluster -- [--nodes N] [--port P] [--database URL]
