@@ -84,7 +84,10 @@ describe('TaskJournal', () => {
     const store = new MemoryPageStore();
     const journal = new TaskJournal(store);
     const calls = { update: [] as unknown[], cancel: 0 };
+    // On a simulated clock: the first poll waits for the test, however slow the machine running it.
+    const clock = new SimulatedClock();
     const actor: TaskActor = createActor(fakeMachine(asking, calls), {
+      clock,
       input: { task: handle, toolName: 'confirm_delete' },
     }).start();
     journal.track(actor, facts);
@@ -99,6 +102,7 @@ describe('TaskJournal', () => {
       },
     ]);
 
+    clock.increment(20);
     await asked(actor);
     actor.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
     actor.send({ type: 'task.cancel' });
