@@ -218,7 +218,9 @@ export class JobRunner {
     const from = claimed.checkpoint;
     const message = from
       ? `resumed by a fresh worker from checkpoint: ${from.label}`
-      : 'resumed by a fresh worker from the start: no checkpoint was saved';
+      : Object.keys({ ...claimed.takenResponses, ...claimed.inputResponses }).length > 0
+        ? 'resumed by a fresh worker from the start (no checkpoint was saved); the answers already given are kept and not asked again'
+        : 'resumed by a fresh worker from the start: no checkpoint was saved';
     await this.#write(taskId, (r) => markResumed(r, message, now));
     await this.#runTask(
       taskId,

@@ -32,7 +32,7 @@ test('the drill holds each action back for a guess and scores it against the wir
     .click();
 
   // A wrong guess on purpose: the playground, not the scenario, says what happened.
-  await ask(/^failing_job needs a task/)
+  await ask(/^This server runs deploy_service only as a task/)
     .getByRole('button', { name: 'a task handle' })
     .click();
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });

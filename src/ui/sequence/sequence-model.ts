@@ -31,6 +31,8 @@ export interface SequenceMessage extends MessageMarks {
   id: WireRow['id'];
   taskId: string | undefined;
   gist: string;
+  status: WireRow['status'];
+  resultType: WireRow['resultType'];
   message: unknown;
 }
 
@@ -72,6 +74,8 @@ function sequenceMessage(
     id: row.id,
     taskId,
     gist: row.gist,
+    status: row.status,
+    resultType: row.resultType,
     message: row.message,
     ...marks,
   };

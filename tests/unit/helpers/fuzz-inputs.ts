@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { requestMeta } from '../../../src/protocol/envelope.ts';
+import { deeplyNested, nastyString, notAString, prototypeKeys } from './hostile-values.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'fuzz', version: '0' };
@@ -57,51 +58,6 @@ export interface Mutation {
 
 const INVALID_REQUEST = [-32600];
 const INVALID_PARAMS = [-32602];
-
-/** Strings that break naive code: markup, controls, lone surrogates, sentinels, prototype names. */
-export const nastyString: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom(
-    '',
-    ' ',
-    '__proto__',
-    'constructor',
-    'prototype',
-    '<img src=x onerror=alert(1)>',
-    '\u0000',
-    '\r\nX-Injected: 1',
-    '\ud800',
-    '=?base64?AAA?=',
-    '=?base64?4pyT?=',
-    '💥'.repeat(50),
-    '../../etc/passwd',
-    '%00',
-  ),
-);
-
-/** A value of the wrong type for anything expecting a non-empty string. */
-const notAString: fc.Arbitrary<unknown> = fc.oneof(
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(fc.integer(), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
-);
-
-/** Nested `depth` levels deep: arrays or objects. */
-export function deeplyNested(depth: number, kind: 'array' | 'object'): unknown {
-  let value: unknown = 1;
-  for (let i = 0; i < depth; i++) value = kind === 'array' ? [value] : { a: value };
-  return value;
-}
-
-/** An object whose own keys include `__proto__` / `constructor`, as JSON.parse makes them. */
-function prototypeKeys(): Record<string, unknown> {
-  return JSON.parse(
-    '{"__proto__":{"polluted":true,"extensions":{"io.modelcontextprotocol/tasks":{}}},"constructor":{"prototype":{"polluted":true}}}',
-  ) as Record<string, unknown>;
-}
 
 const params = (message: Record<string, unknown>): Record<string, unknown> =>
   message['params'] as Record<string, unknown>;

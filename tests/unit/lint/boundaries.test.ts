@@ -44,14 +44,22 @@ describe('the architecture rule (eslint-plugin-boundaries)', () => {
     expect(await boundaryErrors(file, "const m = import('node:fs');\n")).toHaveLength(1);
   });
 
-  it('src/server may import Node builtins and src/machines, never the page', async () => {
+  it('src/server may import src/machines, never the page; Node builtins and pg only in its Node-only files', async () => {
     const file = 'src/server/planted.ts';
     expect(
       await boundaryErrors(
         file,
-        "import 'node:http';\nimport '../machines/task-machine.ts';\nimport '@modelcontextprotocol/server';\n",
+        "import '../machines/task-machine.ts';\nimport '@modelcontextprotocol/server';\n",
       ),
     ).toEqual([]);
+    expect(
+      await boundaryErrors('src/server/node-planted.ts', "import 'node:http';\nimport 'pg';\n"),
+    ).toEqual([]);
+    expect(await boundaryErrors('src/server/pg/planted.ts', "import 'pg';\n")).toEqual([]);
+    expect(await boundaryErrors(file, "import 'node:http';\n")).toEqual([
+      expect.stringContaining('module source "node:http"'),
+    ]);
+    expect(await boundaryErrors(file, "import 'pg';\n")).toHaveLength(1);
     expect(await boundaryErrors(file, "import '../ui/format.ts';\n")).toEqual([
       expect.stringContaining('from elements of type "server" to elements of type "ui"'),
     ]);

@@ -2,75 +2,20 @@
  * Durable jobs, in Node under fake-indexeddb: two playground servers on one
  * database stand for two workers (two tabs, or a killed worker and its
  * successor). Checkpoints, leases with heartbeats, take-over of orphaned
- * jobs, and jobs that cannot resume (T13).
+ * jobs, and jobs that cannot resume (T13), on the simulated clock.
  */
-import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JOB_PROGRESS_META } from '../../../src/protocol/job-progress.ts';
 import { IdbTaskStore } from '../../../src/server/idb/idb-task-store.ts';
-import type { PlaygroundServerOptions } from '../../../src/server/playground-server.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { defineTool, textResult, type ToolDefinition } from '../../../src/server/tool.ts';
 import { ALL_TOOLS } from '../../../src/server/tools/index.ts';
-import { createHarness, pollUntil, terminal, type Harness } from '../helpers/harness.ts';
-import { simulate, useSimulatedTime } from '../helpers/simulated-time.ts';
+import { freshDb, kill, until, useDurableWorkers, worker } from '../helpers/durable-workers.ts';
+import { pollUntil, terminal } from '../helpers/harness.ts';
+import { simulate } from '../helpers/simulated-time.ts';
 
-/** Short leases (on the simulated clock) so a take-over needs few timers. */
-const FAST = {
-  runner: { leaseMs: 300, heartbeatMs: 100 },
-  adoptIntervalMs: 50,
-  sweepIntervalMs: 0,
-} satisfies PlaygroundServerOptions;
-
-const open: { harness: Harness; store: IdbTaskStore }[] = [];
-let databases = 0;
-
-/** One "worker": a playground server on database `name`, and a client connected to it as alice. */
-async function worker(
-  name: string,
-  options: PlaygroundServerOptions = {},
-): Promise<{ harness: Harness; store: IdbTaskStore }> {
-  const store = await IdbTaskStore.open(name);
-  const harness = await createHarness({ ...FAST, ...options, store });
-  const node = { harness, store };
-  open.push(node);
-  return node;
-}
-
-/** What killing a worker does: its jobs stop mid-step and nothing renews their leases. */
-function kill(node: { harness: Harness; store: IdbTaskStore }): void {
-  void node.harness.close();
-  node.store.close();
-}
-
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 8000,
-): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - start > timeoutMs)
-      throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-beforeEach(useSimulatedTime);
-afterEach(async () => {
-  await simulate(async () => {
-    for (const node of open.splice(0)) {
-      await node.harness.close();
-      node.store.close();
-    }
-  });
-  vi.useRealTimers();
-});
-
-const freshDb = (): string => `durable-${++databases}`;
+useDurableWorkers();
 
 describe('durable jobs', () => {
   it("T12, M5: a killed worker's job finishes in a fresh one from its last checkpoint, visibly", () =>

@@ -28,12 +28,8 @@ import {
 } from '../../../src/server/playground-server.ts';
 import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
-import {
-  deeplyNested,
-  isErrorResponse,
-  mutatedRequest,
-  prepareCase,
-} from '../helpers/fuzz-inputs.ts';
+import { isErrorResponse, mutatedRequest, prepareCase } from '../helpers/fuzz-inputs.ts';
+import { deeplyNested } from '../helpers/hostile-values.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'node-fuzz', version: '0' };
@@ -125,12 +121,12 @@ beforeAll(async () => {
     arguments: { filename: 'keep-me.txt' },
   });
   victim = String((created.body as { result: { taskId: string } }).result.taskId);
-  for (let i = 0; i < 100 && (await server.store.get(victim))?.status !== 'input_required'; i++)
-    await new Promise((r) => setTimeout(r, 20));
+  await expect.poll(async () => (await server.store.get(victim))?.status).toBe('input_required');
   before = await factsOf(victim);
   expect(before.status).toBe('input_required');
 });
 afterAll(async () => {
+  errors.mockRestore();
   await host.close();
   await server.close();
 });

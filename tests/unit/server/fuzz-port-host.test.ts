@@ -50,37 +50,63 @@ beforeAll(async () => {
   await pollUntil(h.client, victim, (task) => task['status'] === 'input_required');
   before = await factsOf(victim);
 });
-afterAll(async () => h.close());
+afterAll(async () => {
+  errors.mockRestore();
+  await h.close();
+});
 
 const errors = vi.spyOn(console, 'error');
 afterEach(() => errors.mockClear());
 
-/** Sends one value on a fresh link as `identity`; collects what comes back until `quietMs` pass with nothing new. */
-async function exchange(value: unknown, identity: string, quietMs: number): Promise<unknown[]> {
+/** Links kept open after their case: each must end with exactly the answers it expects, however late. */
+const lingering: { replies: unknown[]; expected: number; label: string; close(): void }[] = [];
+
+/** How long after its last case a test listens for answers that should never come. */
+const QUIET_MS = 100;
+
+/**
+ * Sends one value on a fresh link as `identity` and resolves with the
+ * replies so far once the first has come (at once for a value that expects
+ * none). The link stays open: `expectNoMoreAnswers` checks at the end of the
+ * test, after one quiet spell for all cases, that none got a second answer
+ * (or, expecting none, any), instead of a quiet spell after every case.
+ */
+async function exchange(value: unknown, identity: string, label: string): Promise<unknown[]> {
   const channel = new MessageChannel();
   const host = servePort(h.server, channel.port1, identity);
   const replies: unknown[] = [];
+  const expected = expectsNoAnswer(value) ? 0 : 1;
   let heard: () => void = () => {};
+  const first = new Promise<void>((resolve) => (heard = resolve));
   channel.port2.addEventListener('message', (event) => {
     replies.push(event.data);
     heard();
   });
   channel.port2.start();
   channel.port2.postMessage(value);
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      heard = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  // The first answer may take a while on a busy machine; after it, any second one comes at once.
-  if (!expectsNoAnswer(value)) await wait(5000);
-  await wait(quietMs);
-  host.close();
-  channel.port2.close();
-  return replies;
+  lingering.push({
+    replies,
+    expected,
+    label,
+    close: () => {
+      host.close();
+      channel.port2.close();
+    },
+  });
+  if (expected > 0) await vi.waitFor(() => first, { timeout: 5000 });
+  return [...replies];
+}
+
+/** One quiet spell, then every link of the test must hold exactly the answers it expected. */
+async function expectNoMoreAnswers(): Promise<void> {
+  // Only waiting can show that nothing more comes; one spell covers every case of the test.
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  const links = lingering.splice(0);
+  for (const link of links) link.close();
+  const wrong = links
+    .filter((link) => link.replies.length !== link.expected)
+    .map((link) => `${link.label}: ${link.replies.length} answers, expected ${link.expected}`);
+  expect(wrong).toEqual([]);
 }
 
 /** The invariants that hold after every input, whatever it was. */
@@ -105,7 +131,7 @@ describe('fuzzing the port host (worker entry)', () => {
         async (identity, request) => {
           const { refusal } = request;
           const message = prepareCase(request, identity, 'alice', () => nextId++);
-          const replies = await exchange(message, identity, 20);
+          const replies = await exchange(message, identity, request.labels.join('; '));
           expect(replies, request.labels.join('; ')).toHaveLength(1);
           const [reply] = replies as Record<string, unknown>[];
           const validId = typeof message['id'] === 'string' || Number.isInteger(message['id']);
@@ -131,6 +157,7 @@ describe('fuzzing the port host (worker entry)', () => {
       ),
       fcParameters(150),
     );
+    await expectNoMoreAnswers();
   });
 
   it('C7: any value at all gets a JSON-RPC error (-32600), or no answer when it is a notification or a response', async () => {
@@ -139,7 +166,7 @@ describe('fuzzing the port host (worker entry)', () => {
         fc.constantFrom('alice', 'mallory'),
         randomValue,
         async (identity, value) => {
-          const replies = await exchange(value, identity, 10);
+          const replies = await exchange(value, identity, fc.stringify(value).slice(0, 200));
           if (expectsNoAnswer(value)) {
             expect(replies).toEqual([]);
           } else {
@@ -152,6 +179,7 @@ describe('fuzzing the port host (worker entry)', () => {
       ),
       fcParameters(150),
     );
+    await expectNoMoreAnswers();
   });
 
   it('C7: values only structured clone can carry (BigInt, cycles) and strings no header can hold get an error, not silence', async () => {
@@ -199,12 +227,13 @@ describe('fuzzing the port host (worker entry)', () => {
     ];
     for (const [label, body, code] of cases) {
       const id = nextId++;
-      const replies = await exchange({ jsonrpc: '2.0', id, ...body }, 'mallory', 20);
+      const replies = await exchange({ jsonrpc: '2.0', id, ...body }, 'mallory', label);
       expect(replies, label).toEqual([
         { jsonrpc: '2.0', id, error: expect.objectContaining({ code }) },
       ]);
       await expectNothingElseTouched();
     }
+    await expectNoMoreAnswers();
   });
 
   it("C7: a body over the SDK's size limit gets the SDK's own refusal, as over HTTP; one under it in bytes is served", async () => {
@@ -232,7 +261,7 @@ describe('fuzzing the port host (worker entry)', () => {
       const replies = await exchange(
         { jsonrpc: '2.0', id, method: 'tools/list', params: { pad, _meta: meta } },
         'mallory',
-        20,
+        label,
       );
       expect(replies, label).toHaveLength(1);
       if (outcome === 'served')
@@ -248,5 +277,6 @@ describe('fuzzing the port host (worker entry)', () => {
         });
       await expectNothingElseTouched();
     }
+    await expectNoMoreAnswers();
   });
 });

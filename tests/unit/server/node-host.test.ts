@@ -1,105 +1,25 @@
 /**
- * The Node host over real HTTP, with plain fetch: routing, the SDK's header
- * checks (T19), bad input of every kind, identity (T20) and task
- * notifications over SSE (T18, C9).
+ * The Node host's HTTP face, over real HTTP with plain fetch: routing, the
+ * SDK's routing-header checks (T19), and bad input of every kind, each
+ * answered with a fitting JSON-RPC error while the host keeps serving.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpHeadersFor, requestMeta } from '../../../src/protocol/envelope.ts';
-import type { JsonRpcRequest } from '../../../src/protocol/jsonrpc.ts';
-import { startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
 import {
-  createPlaygroundServer,
-  type PlaygroundServer,
-} from '../../../src/server/playground-server.ts';
+  CLIENT,
+  TASKS,
+  errorOf,
+  expectStillServing,
+  post,
+  postRaw,
+  request,
+  result,
+  served,
+  serveNodeHost,
+  createTask,
+} from '../helpers/node-host-client.ts';
 
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-const CLIENT = { name: 'node-host-test', version: '1.0.0' };
-
-let server: PlaygroundServer;
-let host: NodeHost;
-let nextId = 1;
-
-beforeAll(async () => {
-  server = createPlaygroundServer({ sweepIntervalMs: 0 });
-  host = await startNodeHost({ host: '127.0.0.1', port: 0, server });
-});
-afterAll(async () => {
-  await host.close();
-  await server.close();
-});
-
-interface Reply {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
-
-function request(
-  method: string,
-  params: Record<string, unknown> = {},
-  tasks = true,
-): JsonRpcRequest {
-  return {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method,
-    params: { ...params, _meta: requestMeta(CLIENT, tasks ? TASKS : {}) },
-  };
-}
-
-/** POSTs raw text with the given headers and reads the JSON reply. */
-async function postRaw(body: BodyInit, headers: Record<string, string>): Promise<Reply> {
-  const response = await fetch(host.url, {
-    method: 'POST',
-    headers,
-    body,
-    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as Record<string, unknown>,
-  };
-}
-
-/** POSTs a request with the headers a Streamable HTTP client derives from it, optionally as someone. */
-function post(
-  message: JsonRpcRequest,
-  options: { as?: string; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const headers = {
-    ...httpHeadersFor(message),
-    ...(options.as ? { authorization: `Bearer ${options.as}` } : {}),
-    ...options.headers,
-  };
-  return postRaw(JSON.stringify(message), headers);
-}
-
-async function result(message: JsonRpcRequest, as?: string): Promise<Record<string, unknown>> {
-  const reply = await post(message, as === undefined ? {} : { as });
-  expect(reply.body['error']).toBeUndefined();
-  return reply.body['result'] as Record<string, unknown>;
-}
-
-function errorOf(reply: Reply): { code: number; message: string; data?: unknown } {
-  expect(reply.body['jsonrpc']).toBe('2.0');
-  return reply.body['error'] as { code: number; message: string };
-}
-
-/** The server still answers an ordinary request. */
-async function expectStillServing(): Promise<void> {
-  const discovered = await result(request('server/discover'));
-  expect(discovered['supportedVersions']).toEqual(['2026-07-28']);
-}
-
-async function createTask(as: string | undefined, seconds = 60): Promise<string> {
-  const created = await result(
-    request('tools/call', { name: 'slow_compute', arguments: { seconds } }),
-    as,
-  );
-  expect(created['resultType']).toBe('task');
-  return String(created['taskId']);
-}
+serveNodeHost();
 
 describe('node host: routing', () => {
   it('C5: server/discover answers over HTTP with the tasks extension', async () => {
@@ -107,14 +27,14 @@ describe('node host: routing', () => {
     expect(discovered['capabilities']).toMatchObject({
       extensions: { 'io.modelcontextprotocol/tasks': {} },
     });
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(served.host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 
   it('C1: GET /mcp is 405 with Allow: POST, and other paths are 404', async () => {
-    const get = await fetch(host.url);
+    const get = await fetch(served.host.url);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    const other = await fetch(host.url.replace(/\/mcp$/, '/elsewhere'), {
+    const other = await fetch(served.host.url.replace(/\/mcp$/, '/elsewhere'), {
       method: 'POST',
       body: '{}',
     });
@@ -190,7 +110,7 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
   });
 
   it('C2: a request without _meta gets -32602', async () => {
-    const reply = await post({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: {} });
+    const reply = await post({ jsonrpc: '2.0', id: 'no-meta', method: 'tools/list', params: {} });
     expect(errorOf(reply).code).toBe(-32602);
     await expectStillServing();
   });
@@ -289,263 +209,6 @@ describe('node host: bad input gets a JSON-RPC error and the server keeps servin
     });
     expect(reply.status).toBe(401);
     expect(reply.headers.get('www-authenticate')).toBe('Bearer');
-    await expectStillServing();
-  });
-});
-
-describe('node host: T20 identity from the bearer token', () => {
-  it("T20: another caller's task gets exactly the error of a made-up id", async () => {
-    const taskId = await createTask('alice');
-    const madeUp = 'made-up-task-id-0000000';
-    const shape = (reply: Reply, id: string): unknown => {
-      const error = errorOf(reply);
-      return {
-        status: reply.status,
-        code: error.code,
-        message: error.message.replaceAll(id, '<id>'),
-        data: error.data,
-      };
-    };
-    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-      const extra = method === 'tasks/update' ? { inputResponses: {} } : {};
-      const bobs = shape(await post(request(method, { taskId, ...extra }), { as: 'bob' }), taskId);
-      const missing = shape(
-        await post(request(method, { taskId: madeUp, ...extra }), { as: 'bob' }),
-        madeUp,
-      );
-      expect(bobs).toMatchObject({ code: -32602 });
-      expect(bobs).toEqual(missing);
-    }
-    // Neither bob nor an anonymous caller could touch it: alice still sees it running.
-    const anonymous = await post(request('tasks/get', { taskId }));
-    expect(errorOf(anonymous).code).toBe(-32602);
-    const alices = await result(request('tasks/get', { taskId }), 'alice');
-    expect(alices['status']).toBe('working');
-    await result(request('tasks/cancel', { taskId }), 'alice');
-  });
-});
-
-/** Polls tasks/get as `as` until `done` holds (3 s at most). */
-async function pollTask(
-  taskId: string,
-  as: string,
-  done: (task: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  const start = Date.now();
-  for (;;) {
-    const task = await result(request('tasks/get', { taskId }), as);
-    if (done(task)) return task;
-    if (Date.now() - start > 3000)
-      throw new Error(`task ${taskId} stuck at ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-describe('node host: T15 partial answers', () => {
-  it('T10, T14, T15: after a partial tasks/update only the unanswered key is outstanding, at once', async () => {
-    const created = await result(
-      request('tools/call', { name: 'multi_input', arguments: {} }),
-      'dave',
-    );
-    const taskId = String(created['taskId']);
-    const asked = await pollTask(taskId, 'dave', (task) => task['status'] === 'input_required');
-    const [first, second] = Object.keys(asked['inputRequests'] as object);
-    expect(second).toBeDefined();
-    await result(
-      request('tasks/update', {
-        taskId,
-        inputResponses: { [first!]: { action: 'accept', content: { name: 'Ada' } } },
-      }),
-      'dave',
-    );
-    // No waiting: the answered key is gone from the very next poll, and the task still waits for the other.
-    const partial = await result(request('tasks/get', { taskId }), 'dave');
-    expect(partial['status']).toBe('input_required');
-    expect(Object.keys(partial['inputRequests'] as object)).toEqual([second]);
-    await result(
-      request('tasks/update', {
-        taskId,
-        inputResponses: { [second!]: { action: 'accept', content: { color: 'green' } } },
-      }),
-      'dave',
-    );
-    const done = await pollTask(taskId, 'dave', (task) => task['status'] === 'completed');
-    expect(done['result']).toMatchObject({
-      content: [{ type: 'text', text: 'name=Ada, color=green' }],
-    });
-  });
-});
-
-/** Reads SSE `data:` frames from a response as JSON-RPC messages. */
-async function* sseMessages(response: Response): AsyncGenerator<Record<string, unknown>> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = frame
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      if (data) yield JSON.parse(data) as Record<string, unknown>;
-    }
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-describe('node host: T18 task notifications over SSE', () => {
-  it('T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect', async () => {
-    const taskId = await createTask('carol', 0.5);
-    const listen = request('subscriptions/listen', {
-      notifications: { taskIds: [taskId, 'not-a-real-task'] },
-    });
-    const aborted = new AbortController();
-    const response = await fetch(host.url, {
-      method: 'POST',
-      headers: { ...httpHeadersFor(listen), authorization: 'Bearer carol' },
-      body: JSON.stringify(listen),
-      signal: aborted.signal,
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const subscriptionId = { 'io.modelcontextprotocol/subscriptionId': listen.id };
-
-    const messages = sseMessages(response);
-    const ack = (await messages.next()).value;
-    expect(ack).toMatchObject({
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: { taskIds: [taskId] }, _meta: subscriptionId },
-    });
-    let last: Record<string, unknown> | undefined;
-    for await (const message of messages) {
-      expect(message).toMatchObject({
-        method: 'notifications/tasks',
-        params: { taskId, _meta: subscriptionId },
-      });
-      last = message['params'] as Record<string, unknown>;
-      if (last['status'] === 'completed') break;
-    }
-    const { _meta: _pushedMeta, ...pushed } = last!;
-    const {
-      resultType: _resultType,
-      _meta: _polledMeta,
-      ...polled
-    } = await result(request('tasks/get', { taskId }), 'carol');
-    expect(pushed).toEqual(polled);
-
-    const open = server.subscriptions.openCount;
-    expect(open).toBeGreaterThan(0);
-    aborted.abort();
-    await waitFor(() => server.subscriptions.openCount === open - 1);
-    await expectStillServing();
-  });
-
-  it("T18, T20: another caller's task is not agreed to", async () => {
-    const before = server.subscriptions.openCount;
-    const taskId = await createTask('carol');
-    const listen = request('subscriptions/listen', { notifications: { taskIds: [taskId] } });
-    const aborted = new AbortController();
-    const response = await fetch(host.url, {
-      method: 'POST',
-      headers: { ...httpHeadersFor(listen), authorization: 'Bearer mallory' },
-      body: JSON.stringify(listen),
-      signal: aborted.signal,
-    });
-    const ack = (await sseMessages(response).next()).value;
-    expect(ack).toMatchObject({
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: { taskIds: [] } },
-    });
-    aborted.abort();
-    await result(request('tasks/cancel', { taskId }), 'carol');
-    await waitFor(() => server.subscriptions.openCount === before);
-  });
-
-  it('C9: closing the host ends an open task stream with the listen result, and closes the subscription', async () => {
-    const own = createPlaygroundServer({ sweepIntervalMs: 0 });
-    const other = await startNodeHost({ host: '127.0.0.1', port: 0, server: own });
-    const call = request('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
-    const created = await (
-      await fetch(other.url, {
-        method: 'POST',
-        headers: httpHeadersFor(call),
-        body: JSON.stringify(call),
-      })
-    ).json();
-    const taskId = String((created as { result: { taskId: string } }).result.taskId);
-    const listen = request('subscriptions/listen', { notifications: { taskIds: [taskId] } });
-    const response = await fetch(other.url, {
-      method: 'POST',
-      headers: httpHeadersFor(listen),
-      body: JSON.stringify(listen),
-    });
-    const messages = sseMessages(response);
-    expect((await messages.next()).value).toMatchObject({
-      method: 'notifications/subscriptions/acknowledged',
-    });
-    // A change whose push is still in flight when the stream ends must not be written to it (no crash).
-    const change = own.store.update(taskId, (record) => ({
-      ...record,
-      statusMessage: 'racing the shutdown',
-    }));
-    await other.close();
-    await change;
-    const rest: Record<string, unknown>[] = [];
-    for await (const message of messages) rest.push(message);
-    expect(rest.at(-1)).toMatchObject({
-      id: listen.id,
-      result: {
-        resultType: 'complete',
-        _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
-      },
-    });
-    expect(own.subscriptions.openCount).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await own.store.update(taskId, (record) => ({ ...record, cancelRequested: true }));
-    await own.runner.settled();
-    await own.close();
-  });
-
-  it('T18: a task listen without the extension gets -32021 and no stream', async () => {
-    const before = server.subscriptions.openCount;
-    const reply = await post(
-      request('subscriptions/listen', { notifications: { taskIds: ['x'] } }, false),
-    );
-    expect(errorOf(reply)).toMatchObject({
-      code: -32021,
-      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
-    });
-    expect(server.subscriptions.openCount).toBe(before);
-  });
-
-  it('T19, C3: a task listen passes the same header and version checks as every request', async () => {
-    const before = server.subscriptions.openCount;
-    const listen = request('subscriptions/listen', { notifications: { taskIds: ['x'] } });
-    const { ['mcp-protocol-version']: _version, ...noVersion } = httpHeadersFor(listen);
-    expect(errorOf(await postRaw(JSON.stringify(listen), noVersion)).code).toBe(-32020);
-    const old = request('subscriptions/listen', { notifications: { taskIds: ['x'] } });
-    old.params = {
-      ...old.params,
-      _meta: {
-        ...requestMeta(CLIENT, TASKS),
-        'io.modelcontextprotocol/protocolVersion': '2099-01-01',
-      },
-    };
-    expect(errorOf(await post(old)).code).toBe(-32022);
-    expect(server.subscriptions.openCount).toBe(before);
     await expectStillServing();
   });
 });
