@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { bundleSize } from './bench/bundle-size.ts';
 import { launchChromium } from './bench/chromium.ts';
+import { cluster } from './bench/cluster.ts';
 import type { BenchContext, BenchPart } from './bench/context.ts';
 import { table, type Figure } from './bench/figures.ts';
 import { nodeHost } from './bench/node-host.ts';
@@ -27,7 +28,14 @@ import { resume } from './bench/resume.ts';
 import { serveStatic } from './bench/static-server.ts';
 import { workerRoundTrip } from './bench/worker-roundtrip.ts';
 
-const PARTS: readonly BenchPart[] = [bundleSize, workerRoundTrip, nodeHost, pageFollow, resume];
+const PARTS: readonly BenchPart[] = [
+  bundleSize,
+  workerRoundTrip,
+  nodeHost,
+  cluster,
+  pageFollow,
+  resume,
+];
 const RESULTS = 'bench-results';
 
 const { values } = parseArgs({
