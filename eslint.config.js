@@ -4,10 +4,55 @@
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
+import boundaries from 'eslint-plugin-boundaries';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
+
+/**
+ * Imports flow one way (STYLE.md). For each folder under src/: the other src/ folders and the
+ * packages (by name; `node:*` is every Node builtin) it may import. Anything not listed is an
+ * error; files inside one folder import each other freely.
+ */
+const ARCHITECTURE = {
+  protocol: { folders: [], packages: ['zod', '@modelcontextprotocol/core'] },
+  machines: { folders: ['protocol'], packages: ['xstate'] },
+  server: {
+    folders: ['protocol', 'machines'],
+    packages: [
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/core',
+      'zod',
+      'idb',
+      'xstate',
+    ],
+  },
+  net: { folders: ['protocol'], packages: ['zod'] },
+  store: { folders: ['protocol'], packages: ['idb'] },
+  client: { folders: ['protocol', 'net', 'machines', 'store'], packages: ['xstate', 'zod'] },
+  session: {
+    folders: ['protocol', 'net', 'client', 'machines', 'store'],
+    packages: ['xstate', 'zod'],
+  },
+  // zod: a run saved in sessionStorage is validated when a reload reads it back.
+  scenarios: {
+    folders: ['protocol', 'client', 'machines', 'net', 'session'],
+    packages: ['xstate', 'zod'],
+  },
+  learn: { folders: [], packages: [] },
+  ui: {
+    folders: ['protocol', 'net', 'machines', 'store', 'client', 'session', 'scenarios', 'learn'],
+    packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
+  },
+};
+/**
+ * The server's files that run in Node only (the Node host, the PostgreSQL store): they alone
+ * may also import `pg` and Node builtins. The rest of src/server runs in the worker too
+ * (tsconfig.worker.json, which leaves out these same files).
+ */
+const NODE_ONLY_SERVER = { files: ['node-*.ts', 'pg/**'], packages: ['pg', 'node:*'] };
+const PAGE_FOLDERS = Object.keys(ARCHITECTURE).filter((folder) => folder !== 'server');
 
 export default defineConfig(
   {
@@ -68,6 +113,71 @@ export default defineConfig(
     rules: {
       // `const { lease: _dropped, ...rest } = record` is how a field is left out of a copy.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['src/**'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/root-path': import.meta.dirname,
+      'boundaries/elements': [
+        ...Object.keys(ARCHITECTURE).map((folder) => ({
+          type: folder,
+          pattern: `src/${folder}`,
+          partialMatch: false,
+        })),
+        // Last, so it takes only what no folder above took: the files at the top of src/
+        // (main.ts), which wire the page together, and any new folder not yet listed, whose
+        // imports of other folders and packages then fail until it is added above.
+        { type: 'entry', pattern: 'src', partialMatch: false },
+      ],
+      // The page starts the server worker by URL, not by import:
+      // `new Worker(new URL('../server/worker.ts', import.meta.url))`. Counting every
+      // `new URL('<literal>', ...)` as a dependency lets the rule allow that one form.
+      'boundaries/additional-dependency-nodes': [
+        { selector: 'NewExpression[callee.name="URL"] > Literal', kind: 'value', name: 'url' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          // Packages and Node builtins are checked too, and so are local files outside
+          // any folder above.
+          checkAllOrigins: true,
+          checkUnknownLocals: true,
+          policies: [
+            ...Object.entries(ARCHITECTURE).map(([folder, { folders, packages }]) => ({
+              from: { element: { type: folder } },
+              allow: [
+                { to: { element: { type: folders } } },
+                { to: { module: { origin: ['external', 'core'], source: packages } } },
+              ],
+            })),
+            {
+              from: { element: { type: 'server', fileInternalPath: NODE_ONLY_SERVER.files } },
+              allow: {
+                to: { module: { origin: ['external', 'core'], source: NODE_ONLY_SERVER.packages } },
+              },
+            },
+            {
+              from: { element: { type: 'entry', fileInternalPath: '*.ts' } },
+              allow: [
+                { to: { element: { type: PAGE_FOLDERS } } },
+                { to: { module: { origin: 'external' } } },
+              ],
+            },
+            {
+              from: { element: { type: 'net', fileInternalPath: 'server-worker.ts' } },
+              allow: {
+                to: { element: { type: 'server', fileInternalPath: 'worker.ts' } },
+                dependency: { nodeKind: 'url' },
+              },
+            },
+          ],
+        },
+      ],
     },
   },
   // Last: turns off every stylistic rule that Prettier already decides.

@@ -8,12 +8,18 @@
  * the binary of the `node@22` dev dependency. `--spec-version` is not passed:
  * with it, extension scenarios are skipped unless forced
  * (the suite documents this in its CLI help).
+ *
+ *   npm run conformance                  # one server, in this process, tasks in memory
+ *   npm run conformance -- --cluster 3   # through the balancer of 3 nodes on PostgreSQL (npm run cluster)
+ *   npm run conformance -- --url URL     # a server or balancer already running at URL
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { parseArgs } from 'node:util';
 import { startNodeHost } from '../src/server/node-host.ts';
+import { startCluster } from './cluster/start-cluster.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const NODE22 = resolve(ROOT, 'node_modules/node/bin/node');
@@ -118,6 +124,38 @@ const MARK: Record<CheckStatus, string> = {
   SKIPPED: 'skip',
 };
 
+/** What the scenarios run against: chosen by the command line. */
+async function serveTarget(): Promise<
+  { url: string; what: string; close: () => Promise<void> } | undefined
+> {
+  let values: { cluster?: string; url?: string };
+  try {
+    ({ values } = parseArgs({
+      options: { cluster: { type: 'string' }, url: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+  if (values.url !== undefined) return { url: values.url, what: values.url, close: async () => {} };
+  if (values.cluster !== undefined) {
+    const nodes = Number(values.cluster);
+    if (!Number.isInteger(nodes) || nodes < 1 || nodes > 10) {
+      console.error(`conformance: --cluster expects 1 to 10 nodes, not "${values.cluster}"`);
+      return undefined;
+    }
+    const cluster = await startCluster({ nodes });
+    return {
+      url: cluster.url,
+      what: `${cluster.url}, a round-robin balancer over ${nodes} nodes on PostgreSQL`,
+      close: () => cluster.stop(),
+    };
+  }
+  const host = await startNodeHost({ host: '127.0.0.1', port: 0 });
+  return { url: host.url, what: `${host.url} (in this process)`, close: () => host.close() };
+}
+
 async function main(): Promise<number> {
   for (const path of [NODE22, CLI]) {
     if (!existsSync(path)) {
@@ -125,8 +163,9 @@ async function main(): Promise<number> {
       return 1;
     }
   }
-  const host = await startNodeHost({ host: '127.0.0.1', port: 0 });
-  console.log(`conformance: serving ${host.url}; suite ${CLI} on ${NODE22}`);
+  const target = await serveTarget();
+  if (!target) return 2;
+  console.log(`conformance: against ${target.what}; suite ${CLI} on ${NODE22}`);
   const tally: Record<CheckStatus, number> = {
     SUCCESS: 0,
     FAILURE: 0,
@@ -137,7 +176,7 @@ async function main(): Promise<number> {
   const errored: string[] = [];
   try {
     for (const scenario of SCENARIOS) {
-      const run = await runScenario(host.url, scenario);
+      const run = await runScenario(target.url, scenario);
       const { checks, failures } = parseOutput(run.output);
       console.log(`\n${scenario}`);
       for (const check of checks) {
@@ -165,7 +204,7 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    await host.close();
+    await target.close();
   }
   const extras = [
     `${tally.SKIPPED} skipped`,

@@ -14,6 +14,7 @@ import {
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { Connector, NetMark, Transport } from '../net/transport.ts';
 import type { CallError } from './rpc-error.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 export type WireDirection = 'out' | 'in';
 
@@ -273,7 +274,7 @@ export class RpcClient {
     try {
       transport = await this.#options.connect();
     } catch (error) {
-      this.#scheduleReconnect(error instanceof Error ? error.message : String(error));
+      this.#scheduleReconnect(errorMessage(error));
       return;
     }
     if (this.#state === 'closed') {

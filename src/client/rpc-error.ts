@@ -2,6 +2,7 @@
  * How a failed call is reported to callers: a JSON-RPC error object, matched
  * by `code` (postMessage and JSON strip classes, so nothing relies on instanceof).
  */
+import { errorMessage } from '../protocol/error-message.ts';
 import type { RpcError } from '../protocol/task.ts';
 
 /** A server answered with a JSON-RPC error. */
@@ -23,19 +24,11 @@ export interface ClosedError {
 
 export type CallError = RpcCallError | InvalidResponseError | ClosedError;
 
-export function isRpcCallError(error: unknown): error is RpcCallError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { kind?: unknown }).kind === 'rpc' &&
-    typeof (error as { code?: unknown }).code === 'number'
-  );
-}
-
+/** A failed call as one line: its message, and the JSON-RPC code when it has one (`Task not found (-32602)`). */
 export function describeError(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    const code = 'code' in error ? ` (${String((error as { code: unknown }).code)})` : '';
-    return `${String((error as { message: unknown }).message)}${code}`;
-  }
-  return String(error);
+  const code =
+    typeof error === 'object' && error !== null && 'message' in error && 'code' in error
+      ? ` (${String(error.code)})`
+      : '';
+  return `${errorMessage(error)}${code}`;
 }

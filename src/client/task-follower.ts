@@ -11,7 +11,7 @@ import { taskMachine, type TaskResume } from '../machines/task-machine.ts';
 import { Method } from '../protocol/constants.ts';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.ts';
 import { DetailedTaskSchema, type CreateTaskResult, type DetailedTask } from '../protocol/task.ts';
-import type { InvalidResponseError } from './rpc-error.ts';
+import { getTask } from './task-lookup.ts';
 import type { ConnectionInfo, ConnectionState, RpcClient } from './rpc-client.ts';
 
 /** A running task actor, as the UI holds it. */
@@ -43,19 +43,9 @@ export function followingMachine(
   const options = { tasks: true, timeoutMs: requestTimeoutMs };
   return taskMachine.provide({
     actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async ({ input }) => {
-        const result = await client.request(Method.tasksGet, { taskId: input.taskId }, options);
-        const parsed = DetailedTaskSchema.safeParse(result);
-        if (!parsed.success) {
-          // No `code`: the machine treats it as transport trouble and backs off.
-          const error: InvalidResponseError = {
-            kind: 'invalid-response',
-            message: `tasks/get result is not a task: ${parsed.error.message}`,
-          };
-          throw error;
-        }
-        return parsed.data;
-      }),
+      pollTask: fromPromise<DetailedTask, { taskId: string }>(({ input }) =>
+        getTask(client, input.taskId, { timeoutMs: requestTimeoutMs }),
+      ),
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
         async ({ input }) => {
           await client.request(

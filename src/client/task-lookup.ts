@@ -8,8 +8,17 @@ import { DetailedTaskSchema, type DetailedTask } from '../protocol/task.ts';
 import type { RpcClient } from './rpc-client.ts';
 import type { InvalidResponseError } from './rpc-error.ts';
 
-export async function getTask(client: RpcClient, taskId: string): Promise<DetailedTask> {
-  const result = await client.request(Method.tasksGet, { taskId }, { tasks: true });
+/**
+ * One `tasks/get`, its answer validated as a DetailedTask. A result of
+ * another shape rejects with an `InvalidResponseError` (no `code`: the task
+ * machine treats it as transport trouble and backs off).
+ */
+export async function getTask(
+  client: RpcClient,
+  taskId: string,
+  options: { timeoutMs?: number } = {},
+): Promise<DetailedTask> {
+  const result = await client.request(Method.tasksGet, { taskId }, { ...options, tasks: true });
   const parsed = DetailedTaskSchema.safeParse(result);
   if (!parsed.success) {
     const error: InvalidResponseError = {

@@ -4,6 +4,7 @@
  * about, and a one-word gist (a task's status, an error code).
  */
 import { parseMessage } from '../protocol/jsonrpc.ts';
+import { TaskStatusSchema, type TaskStatus } from '../protocol/task.ts';
 import type { NetMark, PacketUpdate } from '../net/transport.ts';
 import type { WireDirection, WireEntry } from './rpc-client.ts';
 
@@ -21,6 +22,10 @@ export interface WireRow {
   taskId: string | undefined;
   /** A short gist: `task working`, `input_required`, `error -32021`... */
   gist: string;
+  /** The task status the message carries (a result's or a notification's `status`, T6), if it is one. */
+  status: TaskStatus | undefined;
+  /** A result's `resultType` (C4): `task`, `input_required`, `complete`. */
+  resultType: string | undefined;
   reissueOf: string | number | undefined;
   /** Why it was re-issued: the link broke (C8) or its answer timed out. */
   reissueReason: 'link' | 'timeout' | undefined;
@@ -34,6 +39,11 @@ export interface WireRow {
 }
 
 const opposite = (direction: WireDirection): WireDirection => (direction === 'out' ? 'in' : 'out');
+
+function statusField(record: Record<string, unknown> | undefined): TaskStatus | undefined {
+  const parsed = TaskStatusSchema.safeParse(record?.['status']);
+  return parsed.success ? parsed.data : undefined;
+}
 
 function stringField(record: Record<string, unknown> | undefined, key: string): string | undefined {
   const value = record?.[key];
@@ -126,6 +136,8 @@ export class WireAnnotator {
           id,
           taskId,
           gist: stringField(params, 'name') ?? '',
+          status: undefined,
+          resultType: undefined,
         };
         break;
       }
@@ -138,6 +150,8 @@ export class WireAnnotator {
           id: undefined,
           taskId: stringField(params, 'taskId'),
           gist: stringField(params, 'status') ?? '',
+          status: statusField(params),
+          resultType: undefined,
         };
         break;
       }
@@ -152,6 +166,8 @@ export class WireAnnotator {
           id,
           taskId,
           gist: resultGist(result, request?.method),
+          status: statusField(result),
+          resultType: stringField(result, 'resultType'),
         };
         break;
       }
@@ -165,6 +181,8 @@ export class WireAnnotator {
           id,
           taskId: request?.taskId,
           gist: `error ${error.code}`,
+          status: undefined,
+          resultType: undefined,
         };
         break;
       }
@@ -176,6 +194,8 @@ export class WireAnnotator {
           id: undefined,
           taskId: undefined,
           gist: 'invalid',
+          status: undefined,
+          resultType: undefined,
         };
         break;
     }

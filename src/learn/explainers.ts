@@ -139,9 +139,9 @@ export interface StoragePoint {
 export const WHY_SHARED_STORAGE: readonly StoragePoint[] = [
   {
     id: 'any-node',
-    text: 'No sessions: each request may reach a different node, so the node that answers `tasks/get` is often not the one running the job. Both must read and write the same task.',
+    text: 'No sessions: behind a round-robin balancer each request may reach a different node, so the node that answers `tasks/get` is often not the one running the job. Either both read and write one shared store, as here, or the balancer routes `tasks/*` by their `Mcp-Name` header to the node that holds the task.',
     scenario: 'handle-not-session',
-    specIds: ['C1', 'M5'],
+    specIds: ['C1', 'M5', 'T19'],
   },
   {
     id: 'before-handle',

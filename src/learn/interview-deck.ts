@@ -29,16 +29,16 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     question:
       'A server decides to run a `tools/call` asynchronously. What exactly comes back, and when?',
     answer:
-      'At once, a `CreateTaskResult` in place of the `CallToolResult`. It is flat: `resultType: "task"` beside the task fields `taskId`, `status` (`working`), `createdAt`, `lastUpdatedAt`, `ttlMs` and `pollIntervalMs`, with nothing nested under a `task` key. The server stores the task before it sends the handle, so a `tasks/get` for that `taskId` resolves straight away. The tool\'s own result comes later, inlined as `result` in a `tasks/get` answer once the status is `completed`.',
+      'At once, a `CreateTaskResult` in place of the `CallToolResult`. It is flat: `resultType: "task"` beside the task fields `taskId`, `status` (typically, though not necessarily, `working`), `createdAt`, `lastUpdatedAt`, `ttlMs` and `pollIntervalMs`, with nothing nested under a `task` key. The server stores the task before it sends the handle, so a `tasks/get` for that `taskId` resolves straight away. The tool\'s own result comes later, inlined as `result` in a `tasks/get` answer once the status is `completed`. A client that declared the extension must be ready for either a `CallToolResult` or a `CreateTaskResult` to any `tools/call`.',
     proveIt: 'happy-path',
     alsoSee: [],
     specIds: ['T6', 'T7', 'T8', 'T10'],
   },
   {
     id: 'who-decides',
-    question: 'Who decides whether a call becomes a task, and how does a client opt in?',
+    question: 'Who decides whether a call becomes a task, and what must the client declare?',
     answer:
-      'The client opts in on every request, by putting `"io.modelcontextprotocol/tasks": {}` under `clientCapabilities.extensions` in `params._meta`; with no `initialize` handshake, nothing is remembered from an earlier request. The server alone then decides, per request: there is no task parameter on the call and no per-tool flag in `tools/list`. Without the declaration the server must not answer with a task: `slow_compute` answers synchronously, and `failing_job`, which cannot run inline, answers `-32021` with `data.requiredCapabilities.extensions` naming the extension. `tasks/get`, `tasks/update` and `tasks/cancel` without it get `-32021` too.',
+      'The client declares the extension on every request, by putting `"io.modelcontextprotocol/tasks": {}` under `clientCapabilities.extensions` in `params._meta`: with no `initialize` handshake, nothing carries over from an earlier request. That declaration is not a request for a task, and when the official texts say there is "no per-request opt-in" they mean exactly that: the 2025-11-25 `task` parameter is gone, there is no per-tool flag in `tools/list`, and the server alone decides, per request. Without the declaration the server must not answer with a task: `slow_compute` answers synchronously, and `deploy_service`, which this server chose to run only as a task, answers `-32021` with `data.requiredCapabilities.extensions` naming the extension. `tasks/get`, `tasks/update` and `tasks/cancel` without it get `-32021` too.',
     proveIt: 'extension-off',
     alsoSee: ['no-tool-flag'],
     specIds: ['C2', 'T1', 'T2', 'T3', 'T4', 'M4'],
@@ -47,7 +47,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'statuses',
     question: 'Which statuses can a task have, and which of them are terminal?',
     answer:
-      'Five: `working`, `input_required`, `completed`, `failed` and `cancelled`. A task may go from `working` to `input_required` and back any number of times, and from either of them to one of the other three. `completed`, `failed` and `cancelled` are terminal: nothing leaves them, so a late `tasks/cancel` leaves a `completed` task `completed`. A task whose `ttlMs` runs out before it finishes is marked `failed` by this server.',
+      'Five: `working`, `input_required`, `completed`, `failed` and `cancelled`. A task may go from `working` to `input_required` and back any number of times, and from either of them to one of the other three. `completed`, `failed` and `cancelled` are terminal: nothing leaves them, so a late `tasks/cancel` leaves a `completed` task `completed`. A task whose `ttlMs` runs out before it finishes is marked `failed` by this server. "Expired", "gone" or an id that answers `-32602` are what a client concludes, never statuses.',
     proveIt: 'input-required-once',
     alsoSee: ['cancel-race', 'ttl-expiry'],
     specIds: ['T6', 'T9', 'T13'],
@@ -65,7 +65,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'input-during-task',
     question: 'How does a running task ask the user for input, and how is it answered?',
     answer:
-      'The task moves to `input_required`, and `tasks/get` carries `inputRequests`: a map from a key to a server-to-client request, here `elicitation/create` in form mode with a `requestedSchema`. Every poll repeats every outstanding request, so the client deduplicates by key and asks the user once. It answers with `tasks/update` carrying `taskId` and `inputResponses: {key: {action, content}}`; the ack is an empty `{resultType: "complete"}`, and the next `tasks/get` shows the effect. Keys are never reused within a task, and answers for unknown or already answered keys are ignored. A task earns no extra trust: the page shows each request in the same form, with the same checks, as input asked for before a task exists.',
+      'The task moves to `input_required`, and `tasks/get` carries `inputRequests`: a map from a key to a server-to-client request, here `elicitation/create` in form mode with a `requestedSchema`. Every poll repeats every outstanding request, so the client deduplicates by key and asks the user once. It answers with `tasks/update` carrying `taskId` and `inputResponses: {key: {action, content}}`; the ack is an empty `{resultType: "complete"}` and eventually consistent, so a later `tasks/get`, not necessarily the next one, shows the effect. Keys are never reused within a task, and answers for unknown or already answered keys are ignored. A task earns no extra trust: the page shows each request in the same form, with the same checks, as input asked for before a task exists.',
     proveIt: 'input-required-once',
     alsoSee: ['partial-answers'],
     tests: [
@@ -99,7 +99,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'cancel',
     question: 'What does an acknowledged `tasks/cancel` guarantee?',
     answer:
-      'Only that the request arrived. The ack is an empty `{resultType: "complete"}` and proves nothing about the work: cancellation is cooperative and eventually consistent. The task may stay `working` for a while and may still end `completed` or `failed` if the work finished first or cannot stop; `stubborn_migration` acknowledges the cancel and ends `completed`. The client reads the outcome from `tasks/get`, and `notifications/cancelled` plays no part for tasks.',
+      'Only that the request arrived. The ack is an empty `{resultType: "complete"}` and proves nothing about the work: cancellation is cooperative and eventually consistent. The task may stay `working` for a while and may still end `completed` or `failed` if the work finished first or cannot stop; `stubborn_migration` acknowledges the cancel and ends `completed`. A client that still wants the outcome reads it from `tasks/get`, ready for any terminal status, but it may also forget the task the moment it sends the cancel and never poll it again. `notifications/cancelled` plays no part for tasks.',
     proveIt: 'ignores-cancel',
     alsoSee: ['cancel-race'],
     specIds: ['T9', 'T17'],
@@ -108,7 +108,7 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'handle-not-session',
     question: 'Why is a task a handle (a `taskId`) rather than part of a session?',
     answer:
-      "Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, reloaded page or second tab can poll, on any server node that shares the task store. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them. The id is not a permission: every task request is checked against the caller's identity, and another identity's task answers `-32602`, exactly like a missing one.",
+      "Protocol 2026-07-28 is stateless: no `initialize`, no `Mcp-Session-Id`, and any request may land on any server node. So a long call cannot live in a connection; it lives in a task named by its `taskId` alone, which any connection, reloaded page or second tab can poll, on any server node that shares the task store. Over HTTP, `tasks/*` requests carry the id in the `Mcp-Name` header so a load balancer can route them to the node that holds the task. The spec requires ids no third party can guess and an authorization check on every task request; this server ties each task to the caller's identity and, as its own policy, answers another identity's task `-32602`, exactly like a missing one.",
     proveIt: 'handle-not-session',
     alsoSee: ['drop-after-create', 'reload-mid-task'],
     specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
@@ -117,16 +117,16 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     id: 'operational-consequence',
     question: 'What is the operational consequence for whoever runs the server?',
     answer:
-      "Tasks need storage that every server node can reach and that outlives one process. The task must be stored before its handle is sent, any node may be asked `tasks/get`, `tasks/update` or `tasks/cancel` for it, and the job must see answers and cancel requests that reached another node. Kept in one worker's memory, a task dies with the worker: after a kill its id answers `-32602`. In the playground's IndexedDB store it survives, and a fresh worker carries a resumable job on from its last checkpoint, under a lease so that two workers never run it at once.",
+      "Every request for a task must reach its state. Two deployments do that: every node reads one shared task store, or the load balancer routes `tasks/*` by their `Mcp-Name` header to the node that holds the task; per-node memory behind a round-robin balancer is the broken one. With a shared store, as here, the task is stored before its handle is sent, any node may be asked `tasks/get`, `tasks/update` or `tasks/cancel` for it, and the job must see answers and cancel requests that reached another node. Kept in one worker's memory, a task dies with the worker: after a kill its id answers `-32602`. In the playground's IndexedDB store it survives, and a fresh worker carries a resumable job on from its last checkpoint, under a lease so that two workers never run it at once.",
     proveIt: 'kill-memory-store',
     alsoSee: ['kill-durable-store'],
-    specIds: ['C1', 'T8', 'T13'],
+    specIds: ['C1', 'T8', 'T13', 'T19'],
   },
   {
     id: 'polling',
     question: 'How often should a client poll, and what should it do to survive a crash or reload?',
     answer:
-      "At the task's `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return, and polling stays valid beside it. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.",
+      "At the task's `pollIntervalMs`, which may change on any `tasks/get` (this server suggests 500 ms for `slow_compute`, 1000 ms by default); a server may rate-limit faster polling. Push is optional: `subscriptions/listen` with `notifications.taskIds` brings `notifications/tasks`, each carrying the same task `tasks/get` would return: while that stream lives push alone is enough, and polling beside it is allowed. A dropped stream cannot be resumed, so the client then polls or listens again, and may have missed a change meanwhile. The client should keep its taskIds durably; this page keeps them in IndexedDB and resumes polling after a reload.",
     proveIt: 'poll-interval-honoured',
     alsoSee: ['push-and-poll', 'reload-mid-task'],
     tests: [
@@ -135,13 +135,13 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
         name: 'T18, C9: acknowledged first, then notifications/tasks tagged with the listen id, equal to tasks/get; closed on disconnect',
       },
     ],
-    specIds: ['C9', 'T6', 'T12', 'T18'],
+    specIds: ['C9', 'C8', 'T6', 'T12', 'T18'],
   },
   {
     id: 'ttl',
     question: 'What does `ttlMs` mean, and what happens when it runs out?',
     answer:
-      "`ttlMs` is the task's lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 unless the tool sets its own. Once it has passed, this server marks an unfinished task `failed` (its `error` says it expired), keeps it visible for 60 s by default, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. The scenario uses `flash_sale_quote`, whose own settings are shorter: `ttlMs` 4000 for a job of about 10 s, and deletion 4 s after expiry (`purgeAfterMs`), so the whole path takes about 8 s. A client may give up on a task whose TTL has passed.",
+      "`ttlMs` is the task's lifetime in milliseconds from `createdAt`, or `null` for unlimited; this server gives 300000 unless the tool sets its own. Once it has passed, the spec lets a server mark the task `failed` and later delete it; this server does that only to an unfinished task (its `error` and `statusMessage` say it expired), keeps it visible for 60 s by default, then deletes it; from then on `tasks/get` answers `-32602`, as for an id it never issued. The scenario uses `flash_sale_quote`, whose own settings are shorter: `ttlMs` 4000 for a job of about 10 s, and deletion 4 s after expiry (`purgeAfterMs`), so the whole path takes about 8 s. A client may give up on a task whose TTL has passed.",
     proveIt: 'ttl-expiry',
     alsoSee: [],
     tests: [

@@ -1,7 +1,9 @@
 /**
  * Common wrong statements about the Tasks extension, each with why it is
- * wrong and the scenario that disproves it on the wire. M1-M5 are the
- * digest's own list; the rest come from the same rules. Where the truth
+ * wrong and the scenario that disproves it on the wire. M1-M9 are the
+ * digest's own list; the rest come from the same rules. M6-M9 have no
+ * scenario of their own yet: the experiment shows the nearest thing on the
+ * wire, and the cited tests prove the rest on the real server. Where the truth
  * says more than its experiment shows, `tests` names the tests that prove
  * the rest.
  */
@@ -54,10 +56,74 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     specIds: ['M4', 'T1', 'T3'],
   },
   {
+    id: 'two-input-required',
+    myth: '`resultType: "input_required"` and `status: "input_required"` are the same thing.',
+    truth:
+      'The first answers the `tools/call` itself before any task exists, and the client re-sends the call with `inputResponses` (`test_tool_with_task`); the second is the status of a task that exists, answered with `tasks/update` (`confirm_delete`).',
+    experiment: 'input-required-once',
+    tests: [
+      {
+        file: 'tests/unit/server/misconceptions-input-required.test.ts',
+        name: 'M6, T16: resultType "input_required" answers the tools/call itself; no task exists until the retry carries inputResponses',
+      },
+      {
+        file: 'tests/unit/server/misconceptions-input-required.test.ts',
+        name: 'M6, T14, T15: status "input_required" belongs to a task that already exists, and is answered with tasks/update, not by calling again',
+      },
+    ],
+    specIds: ['M6', 'T16', 'T14', 'T15'],
+  },
+  {
+    id: 'resend-finds-task',
+    myth: 'If the answer to a `tools/call` is lost, sending the call again finds the same task.',
+    truth:
+      'Creating a task is not idempotent: the re-sent call, under a new JSON-RPC id, creates a second task while the first runs on unseen until its TTL. Only a handle that arrived can be followed, and then any connection can follow it.',
+    experiment: 'drop-after-create',
+    tests: [
+      {
+        file: 'tests/unit/server/misconceptions-lost-handle.test.ts',
+        name: 'M7, C8: a tools/call re-sent after its answer was lost creates a second task; the first runs on',
+      },
+    ],
+    specIds: ['M7', 'C8'],
+  },
+  {
+    id: 'created-means-succeeded',
+    myth: 'A task was created, so the call succeeded.',
+    truth:
+      'Creation is a receipt: the handle of a call that will fail looks like one that will succeed. The outcome is `completed` (maybe with `isError: true`), `failed` or `cancelled`, read from the final `tasks/get`.',
+    experiment: 'tool-vs-protocol-error',
+    tests: [
+      {
+        file: 'tests/unit/server/misconceptions-outcome.test.ts',
+        name: 'M8, T10, T11: the handles of a tool error, a protocol error and a success look alike; only the final tasks/get tells them apart',
+      },
+    ],
+    specIds: ['M8', 'T10', 'T11'],
+  },
+  {
+    id: 'task-is-agent-session',
+    myth: 'A task is an agent session, or a resumable agent run.',
+    truth:
+      "A task is one server-side operation started by one `tools/call`, and it holds that call's one result. An agent run spans many model turns and tool calls, and an agent session holds many runs: a task is the narrowest of the three.",
+    experiment: 'happy-path',
+    tests: [
+      {
+        file: 'tests/unit/server/misconceptions-outcome.test.ts',
+        name: "M9: two identical calls at once are two tasks, and each task holds exactly its own call's result",
+      },
+      {
+        file: 'tests/unit/server/misconceptions-outcome.test.ts',
+        name: 'M9, T2: a tools/call cannot join an existing task: naming its taskId starts a new one and leaves the first as it was',
+      },
+    ],
+    specIds: ['M9', 'T7'],
+  },
+  {
     id: 'taskid-is-session',
     myth: 'A `taskId` is a session id, tied to the connection or node that created it.',
     truth:
-      "A new connection gets the task by its `taskId`, and so does a second tab, whose own server worker reads the same IndexedDB store (with the in-memory store, a fresh worker answers `-32602`). The id is tied to the caller's identity, not the connection: another identity gets `-32602` too.",
+      "A new connection gets the task by its `taskId`, and so does a second tab, whose own server worker reads the same IndexedDB store (with the in-memory store, a fresh worker answers `-32602`). This server ties the task to the caller's identity, not the connection, and as its own policy answers another identity `-32602` too.",
     experiment: 'handle-not-session',
     tests: [
       {
@@ -71,7 +137,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'id-is-permission',
     myth: 'Whoever knows a `taskId` can read the task and its result.',
     truth:
-      "An id is a reference, not a permission. Every `tasks/*` request is checked against the caller's identity, and another identity's task answers `-32602`, exactly like one that does not exist.",
+      "That is up to the server: the spec requires an authorization check on every task request and ids no third party can guess, and allows a server to treat the id itself as a bearer token. This server checks the caller's identity and, as its own policy, answers another identity's task `-32602` exactly like a missing one (over HTTP with no `Authorization` header, every caller is the same `anonymous`).",
     experiment: 'handle-not-session',
     specIds: ['T20', 'M5'],
   },
@@ -111,7 +177,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'update-returns-state',
     myth: 'The answer to `tasks/update` tells you whether your input was accepted.',
     truth:
-      'Its ack is the same empty `{resultType: "complete"}` whichever keys it carried: answers for unknown or already answered keys are ignored, without an error. Only the next `tasks/get` shows what changed.',
+      'Its ack is the same empty `{resultType: "complete"}` whichever keys it carried: answers for unknown or already answered keys are ignored, without an error. Only a later `tasks/get`, not necessarily the next (the ack is eventually consistent), shows what changed.',
     experiment: 'input-required-once',
     tests: [
       {
@@ -129,9 +195,9 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'memory-is-enough',
     myth: "Keeping tasks in the server process's memory is fine.",
     truth:
-      'Kill the worker and every task it held is gone: its id answers `-32602`. Tasks must outlive a process and be reachable from any node, so they need shared, durable storage.',
+      'Kill the worker and every task it held is gone: its id answers `-32602`. Every request for a task must reach its state, in one store every node reads or on the node a balancer picks by `Mcp-Name`, and memory alone survives neither a restart nor a round-robin balancer.',
     experiment: 'kill-memory-store',
-    specIds: ['T8', 'T13', 'C1'],
+    specIds: ['T8', 'T13', 'C1', 'T19'],
   },
   {
     id: 'durable-restarts',
@@ -165,9 +231,9 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
   },
   {
     id: 'push-replaces-poll',
-    myth: 'With `subscriptions/listen` open, the client can stop polling.',
+    myth: 'With `subscriptions/listen` open, a client still has to poll, just in case.',
     truth:
-      'Push is optional: a `notifications/tasks` carries the whole task, as `tasks/get` returns it, and the client keeps polling beside it. When the stream drops, polling alone follows the task to the end.',
+      'It need not: each `notifications/tasks` carries the whole task, as `tasks/get` returns it, so while the stream lives push alone is enough (polling beside it is allowed). The catch is that a dropped stream cannot be resumed: the client must poll or listen again, and may have missed a change meanwhile; here polling alone then follows the task to the end.',
     experiment: 'push-and-poll',
     tests: [
       {
@@ -179,7 +245,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
         name: 'T18: polling carries on when the stream is dropped, and the task still completes',
       },
     ],
-    specIds: ['T18', 'C9'],
+    specIds: ['T18', 'C9', 'C8'],
   },
   {
     id: 'tasks-live-forever',

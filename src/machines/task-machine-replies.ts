@@ -3,6 +3,7 @@
  * pushed) merged into its context, and a rejection told apart as a
  * protocol error or transport trouble. Pure functions, no state.
  */
+import { errorMessage } from '../protocol/error-message.ts';
 import type { DetailedTask } from '../protocol/task.ts';
 import type { TaskMachineContext } from './task-machine-context.ts';
 
@@ -21,12 +22,7 @@ export function rpcErrorCode(e: unknown): number | undefined {
 /** The error as the card shows it: its JSON-RPC code, if it has one, and its message. */
 export function describeError(e: unknown): { code?: number; message: string } {
   const code = rpcErrorCode(e);
-  const message =
-    e instanceof Error
-      ? e.message
-      : typeof e === 'object' && e !== null && 'message' in e
-        ? String(e.message)
-        : String(e);
+  const message = errorMessage(e);
   return code === undefined ? { message } : { code, message };
 }
 

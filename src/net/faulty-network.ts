@@ -18,6 +18,7 @@ import {
 import { normalizeSeed, Prng } from './prng.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
 import type { Connector, PacketUpdate, Transport } from './transport.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 /** What the network needs from the thing that runs the server (ServerWorker fits). */
 export interface ServerControl {
@@ -128,7 +129,7 @@ export class FaultyNetwork {
       } catch (error) {
         this.log.add(this.scheduler.now(), {
           kind: 'connect.refused',
-          reason: error instanceof Error ? error.message : String(error),
+          reason: errorMessage(error),
         });
         throw error;
       }

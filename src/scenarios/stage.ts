@@ -33,8 +33,14 @@ export interface ScenarioStage {
    * client connected.
    */
   reset(setup: StageSetup): Promise<void>;
-  /** The facts since `since` (epoch ms: the run's start); cheap, called every tick. */
+  /** The facts since `since` (epoch ms: the run's start); cheap, called on every change. */
   observe(since: number): Observation;
+  /**
+   * Calls `onChange` whenever what `observe` returns may have changed (a
+   * message, a task's state, a probe's answer); returns the unsubscribe.
+   * A stage without it is looked at every `TICK_MS` instead.
+   */
+  watch?(onChange: () => void): () => void;
   /** A tools/call through the page's call path (a task handle is followed, T7). */
   callTool(name: string, args: Record<string, unknown>, declare: boolean): void;
   /** Answers one input request of a followed task (T15). */

@@ -12,10 +12,11 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_EXTENSION, Method } from '../protocol/constants.ts';
+import { ErrorCode, TASKS_EXTENSION, Method } from '../protocol/constants.ts';
 import { declaresTasks } from '../protocol/envelope.ts';
 import { ANONYMOUS, ownerDigest } from './identity.ts';
 import { RpcFault, type Caller, type TaskService } from './task-service.ts';
+import { TaskStoreUnavailable } from './task-store.ts';
 import { toolListing } from './tool-listing.ts';
 
 export const SERVER_INFO = { name: 'mcp-tasks-playground', version: '0.1.0' } as const;
@@ -46,12 +47,17 @@ const CallParams = z.looseObject({
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** Converts our own faults into the SDK's error, so they leave as JSON-RPC errors. */
+/**
+ * Converts our own faults into the SDK's error, so they leave as JSON-RPC
+ * errors; a store that cannot be reached is `-32603` saying so.
+ */
 async function answering<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof RpcFault) throw new ProtocolError(error.code, error.message, error.data);
+    if (error instanceof TaskStoreUnavailable)
+      throw new ProtocolError(ErrorCode.InternalError, error.message);
     throw error;
   }
 }

@@ -38,6 +38,7 @@ import {
 } from './task-durability.ts';
 import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
 import { JobCancelled, JobProtocolError, type JobContext, type ToolDefinition } from './tool.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 export interface JobRunnerOptions {
   now?: () => number;
@@ -217,7 +218,9 @@ export class JobRunner {
     const from = claimed.checkpoint;
     const message = from
       ? `resumed by a fresh worker from checkpoint: ${from.label}`
-      : 'resumed by a fresh worker from the start: no checkpoint was saved';
+      : Object.keys({ ...claimed.takenResponses, ...claimed.inputResponses }).length > 0
+        ? 'resumed by a fresh worker from the start (no checkpoint was saved); the answers already given are kept and not asked again'
+        : 'resumed by a fresh worker from the start: no checkpoint was saved';
     await this.#write(taskId, (r) => markResumed(r, message, now));
     await this.#runTask(
       taskId,
@@ -437,7 +440,7 @@ function outcomeOfError(error: unknown): Outcome {
     };
   }
   // A bug in a job is still a protocol-level failure of the task, not a tool result (T11).
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return {
     status: 'failed',
     error: { code: ErrorCode.InternalError, message: `Internal error: ${message}` },

@@ -16,6 +16,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// Node's own, so its type is known without the DOM library (the global is the same class).
+import { TextDecoder } from 'node:util';
 import {
   classifyInboundRequest,
   isJsonContentType,

@@ -1,20 +1,33 @@
 /**
  * `npm run serve`: the playground server over Streamable HTTP, for real MCP
  * clients and the conformance suite. Flags win over the PORT / HOST
- * environment variables, which win over 127.0.0.1:3939.
+ * environment variables, which win over 127.0.0.1:3939. With
+ * `--store postgres://…` several of these processes serve the same tasks
+ * (`npm run cluster` starts them behind a balancer).
  */
 import { parseArgs } from 'node:util';
 import { isTerminal } from '../protocol/task.ts';
 import { startNodeHost } from './node-host.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
+import { errorMessage } from '../protocol/error-message.ts';
+import { PgTaskStore } from './pg/pg-task-store.ts';
+import { parseStoreOption, type StoreChoice } from './pg/store-url.ts';
+import { MemoryTaskStore } from './memory-task-store.ts';
+import type { TaskStore } from './task-store.ts';
 
-const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--report-stats MS]
+const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--store S] [--node-id ID] [--report-stats MS]
 
 Serves the MCP Tasks Playground server (MCP 2026-07-28 + io.modelcontextprotocol/tasks)
 over Streamable HTTP at http://H:N/mcp.
 
   --port N    port to listen on, 0 for any free port (env PORT, default 3939)
   --host H    address to bind (env HOST, default 127.0.0.1)
+  --store S   where tasks live: memory (default; this process only) or
+              postgres://user:password@host:port/database, shared by every
+              node given the same URL (tables are created on first use)
+  --node-id ID
+              this node's name in job leases (default: random), so a
+              cluster's operator can tell which node runs which job
   --report-stats MS
               every MS ms, print one line "stats {json}" on stdout: this
               process's memory and the number of tasks it keeps (for
@@ -24,7 +37,14 @@ over Streamable HTTP at http://H:N/mcp.
 
 /** What to serve, or why not: a usage error is reported with exit code 2. */
 type CliConfig =
-  | { kind: 'serve'; host: string; port: number; reportStatsMs: number | undefined }
+  | {
+      kind: 'serve';
+      host: string;
+      port: number;
+      reportStatsMs: number | undefined;
+      store: Exclude<StoreChoice, { kind: 'error' }>;
+      nodeId: string | undefined;
+    }
   | { kind: 'help' }
   | { kind: 'error'; message: string };
 
@@ -32,13 +52,22 @@ function parseCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): CliConfig {
-  let values: { port?: string; host?: string; 'report-stats'?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    store?: string;
+    'node-id'?: string;
+    'report-stats'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
+        store: { type: 'string' },
+        'node-id': { type: 'string' },
         'report-stats': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -46,7 +75,7 @@ function parseCli(
       allowPositionals: false,
     }));
   } catch (error) {
-    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+    return { kind: 'error', message: errorMessage(error) };
   }
   if (values.help) return { kind: 'help' };
   const portText = values.port ?? env['PORT'] ?? '3939';
@@ -65,11 +94,21 @@ function parseCli(
       message: `Invalid --report-stats "${statsText}": expected milliseconds, at least 100`,
     };
   }
+  const store = parseStoreOption(values.store);
+  if (store.kind === 'error') return store;
+  const nodeId = values['node-id'];
+  if (nodeId !== undefined && !/^[\w.-]{1,64}$/.test(nodeId))
+    return {
+      kind: 'error',
+      message: `Invalid --node-id "${nodeId}": letters, digits, "_", "." or "-", at most 64`,
+    };
   return {
     kind: 'serve',
     host,
     port: Number(portText),
     reportStatsMs: statsText === undefined ? undefined : Number(statsText),
+    store,
+    nodeId,
   };
 }
 
@@ -105,17 +144,37 @@ async function main(): Promise<void> {
     process.stderr.write(`${config.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  const server = createPlaygroundServer();
+  let store: TaskStore;
+  if (config.store.kind === 'memory') store = new MemoryTaskStore();
+  else {
+    try {
+      store = await PgTaskStore.open({ connectionString: config.store.url });
+    } catch (error) {
+      // Nothing to serve without the store: like a usage error, the operator must fix the command.
+      process.stderr.write(
+        `Cannot open the task store ${config.store.shown}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(2);
+    }
+  }
+  const server = createPlaygroundServer({
+    store,
+    ...(config.nodeId === undefined ? {} : { runner: { holder: config.nodeId } }),
+  });
   let host;
   try {
     host = await startNodeHost({ host: config.host, port: config.port, server });
   } catch (error) {
     process.stderr.write(
-      `Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `Cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
     );
     process.exit(1);
   }
-  console.log(`MCP Tasks Playground server listening on ${host.url}`);
+  const where =
+    config.store.kind === 'memory' ? 'tasks in memory' : `tasks in ${config.store.shown}`;
+  console.log(
+    `MCP Tasks Playground server listening on ${host.url} (${where}, node ${server.runner.holder})`,
+  );
   const reporter =
     config.reportStatsMs === undefined
       ? undefined
@@ -130,13 +189,15 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: shutting down`);
     clearInterval(reporter);
-    Promise.all([host.close(), server.close()]).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed', error);
-        process.exit(1);
-      },
-    );
+    Promise.all([host.close(), server.close()])
+      .then(() => (store instanceof PgTaskStore ? store.close() : undefined))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Shutdown failed', error);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

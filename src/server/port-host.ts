@@ -18,6 +18,7 @@ import {
 import type { RpcError } from '../protocol/task.ts';
 import type { PlaygroundServer } from './playground-server.ts';
 import { isTaskListen, type Subscription } from './task-subscriptions.ts';
+import { errorMessage } from '../protocol/error-message.ts';
 
 const WORKER_URL = 'http://worker.local/mcp';
 
@@ -163,7 +164,7 @@ function asHttpRequest(request: JsonRpcRequest): HttpExchange | RpcError {
   try {
     body = JSON.stringify(request);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     return {
       code: ErrorCode.InvalidRequest,
       message: `Invalid JSON-RPC message: it cannot be written as JSON (${why})`,

@@ -1,7 +1,9 @@
 /**
  * Pure transitions of a stored task. Every write to a task goes through one
  * of these, so the rules of T9 (terminal is forever), T13 (TTL) and T15
- * (which answers count) hold in one place whichever store is used.
+ * (which answers count) hold in one place whichever store is used. Every
+ * status change is asked of the lifecycle machine (src/machines/task-lifecycle.ts):
+ * a move it does not take leaves the task as it is.
  */
 import { ErrorCode } from '../protocol/constants.ts';
 import {
@@ -10,25 +12,73 @@ import {
   type InputRequest,
   type RpcError,
 } from '../protocol/task.ts';
+import { statusAfter, type LifecycleEvent } from '../machines/task-lifecycle.ts';
 import type { TaskRecord } from './task-store.ts';
 
+/** How a job ended, as its runner reports it. */
 export type Outcome =
   | { status: 'completed'; result: CallToolResult }
   | { status: 'failed'; error: RpcError }
   | { status: 'cancelled' };
 
-/** Ends a task. A task that already ended keeps its first outcome (T9). */
+/** The lifecycle event an outcome is: named for its cause, never for the status it leads to. */
+const EVENT_OF: Record<Outcome['status'], LifecycleEvent> = {
+  completed: { type: 'job.returnedResult' },
+  failed: { type: 'job.raisedProtocolError' },
+  cancelled: { type: 'job.honouredCancel' },
+};
+
+/** What `statusMessage` says once a task has ended this way (T10); progress text would be stale. */
+export const CANCELLED_MESSAGE = 'Cancelled: the job stopped when tasks/cancel asked it to';
+
+/**
+ * Moves `record` on `event` if the lifecycle machine takes it there, with
+ * `fields` for the new state; otherwise returns `record` itself (T9).
+ */
+function move(
+  record: TaskRecord,
+  event: LifecycleEvent,
+  now: number,
+  fields: Partial<TaskRecord> = {},
+): TaskRecord {
+  const status = statusAfter(record.status, event);
+  if (status === undefined) return record;
+  return { ...record, ...fields, status, lastUpdatedAt: now };
+}
+
+/**
+ * Ends a task. A task that already ended keeps its first outcome (T9). A
+ * tool result, `isError` or not, ends it `completed` (T11); a failed task
+ * says why in `statusMessage` (T10), and a cancelled one that it was cancelled.
+ */
 export function finish(record: TaskRecord, outcome: Outcome, now: number): TaskRecord {
-  if (isTerminal(record.status)) return record;
-  const { inputRequests: _dropped, ...rest } = record;
-  return {
-    ...rest,
+  return move(record, EVENT_OF[outcome.status], now, {
     inputRequests: {},
-    status: outcome.status,
-    lastUpdatedAt: now,
     ...(outcome.status === 'completed' ? { result: outcome.result } : {}),
-    ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
-  };
+    ...(outcome.status === 'failed'
+      ? { error: outcome.error, statusMessage: `Failed: ${outcome.error.message}` }
+      : {}),
+    ...(outcome.status === 'cancelled' ? { statusMessage: CANCELLED_MESSAGE } : {}),
+  });
+}
+
+/** The error a task carries when its TTL passes before it finished (T13). */
+export const EXPIRED_ERROR: RpcError = {
+  code: ErrorCode.InternalError,
+  message: 'Task expired: its ttlMs passed before it finished',
+};
+
+/**
+ * T13: the TTL passed before the task ended: `failed` with {@link EXPIRED_ERROR},
+ * and a `statusMessage` that says so instead of the job's last progress.
+ * A task that already ended is left alone (this project's reading of T9).
+ */
+export function expire(record: TaskRecord, now: number): TaskRecord {
+  return move(record, { type: 'ttl.passed' }, now, {
+    inputRequests: {},
+    error: EXPIRED_ERROR,
+    statusMessage: `Expired: its ttlMs (${record.ttlMs} ms) passed before it finished`,
+  });
 }
 
 /** Sets the progress text of a running task. */
@@ -50,13 +100,10 @@ export function requestInput(
   if (isTerminal(record.status)) return record;
   const reused = Object.keys(requests).filter((key) => record.issuedInputKeys.includes(key));
   if (reused.length > 0) throw new Error(`input keys reused within one task: ${reused.join(', ')}`);
-  return {
-    ...record,
-    status: 'input_required',
+  return move(record, { type: 'job.askedForInput' }, now, {
     inputRequests: { ...record.inputRequests, ...requests },
     issuedInputKeys: [...record.issuedInputKeys, ...Object.keys(requests)],
-    lastUpdatedAt: now,
-  };
+  });
 }
 
 /**
@@ -81,13 +128,16 @@ export function acceptResponses(
   if (accepted.length === 0) return record;
   const inputRequests = { ...record.inputRequests };
   for (const [key] of accepted) delete inputRequests[key];
-  return {
+  const answered = {
     ...record,
     inputRequests,
     inputResponses: { ...record.inputResponses, ...Object.fromEntries(accepted) },
-    status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working',
     lastUpdatedAt: now,
   };
+  // A partial answer moves nothing: the task stays input_required until every key is answered.
+  return Object.keys(inputRequests).length > 0
+    ? answered
+    : move(answered, { type: 'input.allAnswered' }, now);
 }
 
 /** Whether every outstanding request has an answer waiting. */
@@ -108,14 +158,13 @@ export function takeResponses(
     delete inputRequests[key];
     delete inputResponses[key];
   }
+  const taken = { ...record, inputRequests, inputResponses, lastUpdatedAt: now };
   const stillWaiting = Object.keys(inputRequests).length > 0;
-  return {
-    ...record,
-    inputRequests,
-    inputResponses,
-    status: stillWaiting ? 'input_required' : 'working',
-    lastUpdatedAt: now,
-  };
+  if (stillWaiting && record.status === 'working')
+    return move(taken, { type: 'job.askedForInput' }, now);
+  if (!stillWaiting && record.status === 'input_required')
+    return move(taken, { type: 'input.allAnswered' }, now);
+  return taken;
 }
 
 /** Notes a `tasks/cancel` (T17). A finished task is left as it is. */
@@ -123,12 +172,6 @@ export function requestCancel(record: TaskRecord, now: number): TaskRecord {
   if (isTerminal(record.status) || record.cancelRequested) return record;
   return { ...record, cancelRequested: true, lastUpdatedAt: now };
 }
-
-/** The error a task carries when its TTL passes before it finished (T13). */
-export const EXPIRED_ERROR: RpcError = {
-  code: ErrorCode.InternalError,
-  message: 'Task expired: its ttlMs passed before it finished',
-};
 
 export type Expiry = 'live' | 'expire' | 'purge';
 

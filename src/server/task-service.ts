@@ -13,13 +13,7 @@ import type {
 } from '../protocol/task.ts';
 import { newTaskId } from './identity.ts';
 import type { JobRunner } from './job-runner.ts';
-import {
-  acceptResponses,
-  expiryOf,
-  EXPIRED_ERROR,
-  finish,
-  requestCancel,
-} from './task-lifecycle.ts';
+import { acceptResponses, expire, expiryOf, requestCancel } from './task-lifecycle.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
 import { createTaskResult, detailedTask } from './task-view.ts';
 import { JobProtocolError, textResult, type ToolDefinition } from './tool.ts';
@@ -245,9 +239,7 @@ export class TaskService {
       case 'live':
         return record;
       case 'expire':
-        return this.#store.update(record.taskId, (r) =>
-          finish(r, { status: 'failed', error: EXPIRED_ERROR }, this.#now()),
-        );
+        return this.#store.update(record.taskId, (r) => expire(r, this.#now()));
       case 'purge':
         await this.#store.delete(record.taskId);
         return undefined;

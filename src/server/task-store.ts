@@ -104,3 +104,15 @@ export function assertDistinct(taskIds: readonly string[]): void {
   if (new Set(taskIds).size !== taskIds.length)
     throw new Error('updateMany: a task is named twice');
 }
+
+/**
+ * The store cannot be reached (a shared database went away). Requests that
+ * need it are answered `-32603` saying so (create-server.ts), and nothing
+ * crashes: service resumes once the store is back.
+ */
+export class TaskStoreUnavailable extends Error {
+  constructor(cause: string) {
+    super(`Internal error: the task store is unavailable (${cause})`);
+    this.name = 'TaskStoreUnavailable';
+  }
+}

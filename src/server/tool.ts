@@ -11,7 +11,7 @@ import type { CallToolResult, InputRequest } from '../protocol/task.ts';
  * - `sync`: always answers inline with a `CallToolResult`.
  * - `task`: a task when the request declares the extension, inline otherwise.
  * - `task-required`: a task when the request declares the extension, and
- *   `-32021` otherwise, because it cannot finish inside one request (T3).
+ *   `-32021` otherwise (T3): this server's choice for the tool, not a rule of the spec (T2).
  */
 export type Execution = 'sync' | 'task' | 'task-required';
 

@@ -5,6 +5,7 @@
  * `memory-page-store.ts` is the in-memory twin for tests and for a browser
  * whose storage cannot be opened.
  */
+import { errorMessage } from '../protocol/error-message.ts';
 import type { DetailedTask } from '../protocol/task.ts';
 
 /** How following a task ended, as the client saw it. */
@@ -93,10 +94,7 @@ export interface StorageProblem {
 export function storageProblemOf(error: unknown): StorageProblem {
   const name =
     typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
-  const detail =
-    error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error)
-      ? String((error as { message: unknown }).message)
-      : String(error);
+  const detail = errorMessage(error);
   if (name === 'QuotaExceededError') {
     return {
       kind: 'full',

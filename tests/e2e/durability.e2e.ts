@@ -8,6 +8,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   callTool,
+  counted,
+  drawn,
   findRow,
   openPlayground,
   readWire,
@@ -59,8 +61,11 @@ test('T12, M5: reload mid-task; the same taskId carries on and completes', async
   await expect(card).toContainText('Computed in 5 s');
   // The old page's worker died with it; a fresh one took the job over from its checkpoint.
   await expect(card).toContainText('resumed by a fresh worker');
-  const rows = await readWire(page);
-  expect(findRow(rows, { direction: 'out', method: 'tasks/get', taskId })).toBeGreaterThan(-1);
+  await readWire(
+    page,
+    drawn({ direction: 'out', method: 'tasks/get', taskId }),
+    'a tasks/get for the same taskId',
+  );
 });
 
 test('T14: reload during input_required; the form is shown once, answered, and the task completes', async ({
@@ -78,14 +83,11 @@ test('T14: reload during input_required; the form is shown once, answered, and t
   const form = card.getByRole('form', { name: /Input request approve_rollout/ });
   await expect(form).toHaveCount(1);
   // Every poll repeats the outstanding request (T14); still one form.
-  await expect
-    .poll(
-      async () =>
-        (await readWire(page)).filter(
-          (r) => r.direction === 'in' && r.taskId === taskId && r.gist === 'input_required',
-        ).length,
-    )
-    .toBeGreaterThanOrEqual(3);
+  await readWire(
+    page,
+    counted((r) => r.direction === 'in' && r.taskId === taskId && r.gist === 'input_required', 3),
+    'three polls answered input_required',
+  );
   await expect(inputForms(page)).toHaveCount(1);
 
   await form.getByLabel('Approve roll-out').check();
@@ -126,8 +128,11 @@ test('T14, T15: a key answered offline just before a reload is sent after it, an
     .toBe('completed');
   expect(formsSeen.filter((n) => n > 0)).toEqual([]);
   await expect(card).toContainText('Deployed checkout to all 10 production hosts.');
-  const rows = await readWire(page);
-  expect(findRow(rows, { direction: 'out', method: 'tasks/update', taskId })).toBeGreaterThan(-1);
+  await readWire(
+    page,
+    drawn({ direction: 'out', method: 'tasks/update', taskId }),
+    'the tasks/update sent after the reload',
+  );
 });
 
 test("with the IndexedDB store, a killed worker's job finishes from its checkpoint in a fresh worker", async ({
@@ -216,9 +221,11 @@ test('T13: with the in-memory store, a reload loses the task and the page says s
   await expect(card).toContainText('done: gone');
   await expect(card).toContainText('kept its tasks only in memory');
   await expect(card).toContainText('-32602');
-  expect(
-    findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
-  ).toBeGreaterThan(-1);
+  await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
+    'tasks/get answered -32602',
+  );
 });
 
 test('T13: with the in-memory store, a killed worker loses the task (-32602)', async ({ page }) => {
@@ -262,6 +269,12 @@ test('finished tasks stay listed across reloads until cleared; "Clear everything
 
   await reload(page);
   await expect(tasksRegion(page).getByRole('article')).toHaveCount(0);
-  // The log starts afresh: nothing from before the clear came back.
-  expect(findRow(await readWire(page), { method: 'tools/call' })).toBe(-1);
+  // The log starts afresh: nothing from before the clear came back. A kept log is drawn
+  // ahead of everything the fresh page sends, so once its tools/list answer is drawn, it would be too.
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tools/list' }),
+    "the fresh page's tools/list answer",
+  );
+  expect(findRow(rows, { method: 'tools/call' })).toBe(-1);
 });

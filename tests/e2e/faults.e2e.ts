@@ -7,12 +7,15 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   callTool,
+  counted,
+  drawn,
   findRow,
   openPlayground,
   readWire,
   rowJson,
   serverStatus,
   taskCard,
+  wireFromNow,
   wireRows,
 } from './playground.ts';
 
@@ -51,20 +54,13 @@ async function faultLog(page: Page): Promise<Locator> {
   return faultPanel(page).getByRole('list', { name: /Fault events/ });
 }
 
+const handle = { direction: 'in', method: 'tools/call', gistStarts: 'task' } as const;
+
 /** The taskId the server gave in the CreateTaskResult (the `tools/call` row that says `task working`). */
 async function createdTaskId(page: Page): Promise<string> {
   // The wire log draws a few times a second, so the card can show the task first.
-  let taskId = '';
-  await expect
-    .poll(async () => {
-      const rows = await readWire(page);
-      taskId =
-        rows[findRow(rows, { direction: 'in', method: 'tools/call', gistStarts: 'task' })]
-          ?.taskId ?? '';
-      return taskId;
-    })
-    .not.toBe('');
-  return taskId;
+  const rows = await readWire(page, drawn(handle), 'the CreateTaskResult');
+  return rows[findRow(rows, handle)]!.taskId;
 }
 
 test.beforeEach(async ({ page }) => {
@@ -92,13 +88,15 @@ test('M3, C8: drop right after the next CreateTaskResult; the client reconnects 
   await expect(card).toContainText('Computed in 2 s');
   const taskId = await createdTaskId(page);
   await expect(card.locator('.task-id')).toHaveText(taskId);
-  const rows = await readWire(page);
+  // The answer that ended the task is drawn after every poll sent for it.
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', taskId, gist: 'completed' }),
+    'the poll answered completed',
+  );
   const polls = rows.filter((r) => r.direction === 'out' && r.method === 'tasks/get');
   expect(polls.length).toBeGreaterThan(0);
   expect(polls.every((r) => r.taskId === taskId)).toBe(true); // resumed by the same id, over link #2
-  expect(
-    findRow(rows, { direction: 'in', method: 'tasks/get', taskId, gist: 'completed' }),
-  ).toBeGreaterThan(-1);
 });
 
 test('T14, T15, C8: drop the link while input_required; the form is asked once and answered by exactly one tasks/update', async ({
@@ -112,18 +110,17 @@ test('T14, T15, C8: drop the link while input_required; the form is asked once a
 
   await page.getByRole('button', { name: 'Drop connection' }).click();
   await expect(connected(page)).toBeVisible();
-  const dropped = (await readWire(page)).length;
+  const reconnected = await wireFromNow(page);
   // Polling resumes over the new link; the repeated request is still one form (T14).
-  await expect
-    .poll(
-      async () =>
-        (await readWire(page))
-          .slice(dropped)
-          .filter(
-            (r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required',
-          ).length,
-    )
-    .toBeGreaterThanOrEqual(2);
+  await readWire(
+    page,
+    counted(
+      (r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required',
+      2,
+      reconnected,
+    ),
+    'two polls answered input_required over the new link',
+  );
   await expect(form).toHaveCount(1);
 
   await form.getByLabel('Delete it').check();
@@ -131,7 +128,12 @@ test('T14, T15, C8: drop the link while input_required; the form is asked once a
   await expect(serverStatus(card)).toHaveText('completed');
   await expect(card).toContainText('Deleted report.txt');
 
-  const rows = await readWire(page);
+  // Drawn after every tasks/update the answer went out in.
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'completed' }),
+    'the poll answered completed',
+  );
   const updates = rows.flatMap((r, i) =>
     r.direction === 'out' && r.method === 'tasks/update' ? [i] : [],
   );
@@ -164,9 +166,12 @@ test('T17: cancel race: a cancel that reaches a stubborn migration while the lin
   await expect(card).toContainText('yet the task ended completed');
   await expect(card).toContainText('even though cancellation was requested');
   // The ack was lost with the link; the cancel went again under a new id (C8), one logical cancel.
-  const cancels = (await readWire(page)).filter(
-    (r) => r.direction === 'out' && r.method === 'tasks/cancel',
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'completed' }),
+    'the poll answered completed',
   );
+  const cancels = rows.filter((r) => r.direction === 'out' && r.method === 'tasks/cancel');
   expect(cancels.filter((r) => !r.gist.includes('re-issue'))).toHaveLength(1);
 });
 
@@ -186,9 +191,11 @@ test('T13: kill the in-memory server while a task is input_required; the restart
   await expect(card).toContainText('no longer knows this task');
   await expect(card).toContainText('-32602');
   await expect(page.getByRole('form', { name: /Input request confirm/ })).toHaveCount(0); // nothing left to answer
-  expect(
-    findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
-  ).toBeGreaterThan(-1);
+  await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
+    'tasks/get answered -32602',
+  );
 });
 
 test('offline for N seconds: the backoff counts down, the task waits offline, then resumes by the same taskId', async ({
@@ -211,9 +218,13 @@ test('offline for N seconds: the backoff counts down, the task waits offline, th
 
   await expect(connected(page)).toBeVisible({ timeout: 15_000 });
   await expect(serverStatus(card)).toHaveText('completed', { timeout: 15_000 });
-  const polls = (await readWire(page)).filter(
-    (r) => r.direction === 'out' && r.method === 'tasks/get',
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', taskId, gist: 'completed' }),
+    'the poll answered completed',
   );
+  const polls = rows.filter((r) => r.direction === 'out' && r.method === 'tasks/get');
+  expect(polls.length).toBeGreaterThan(0);
   expect(polls.every((r) => r.taskId === taskId)).toBe(true);
   await expect(await faultLog(page)).toContainText('connect refused: network offline');
 });
@@ -249,26 +260,32 @@ test('T18: push on: notifications/tasks arrive, and polling carries the task hom
   await callTool(page, 'slow_compute', { seconds: '5' });
   const card = taskCard(page, 'slow_compute');
   await expect(pushStatus(page)).toContainText(/Stream #\d+ open for 1 task/);
-  await expect
-    .poll(
-      async () =>
-        (await readWire(page)).filter(
-          (r) => r.direction === 'in' && r.method === 'notifications/tasks',
-        ).length,
-    )
-    .toBeGreaterThan(0);
-  const rows = await readWire(page);
-  expect(findRow(rows, { direction: 'out', method: 'subscriptions/listen' })).toBeGreaterThan(-1);
-  expect(
-    findRow(rows, { direction: 'in', method: 'notifications/subscriptions/acknowledged' }),
-  ).toBeGreaterThan(-1);
+  await readWire(
+    page,
+    drawn(
+      { direction: 'out', method: 'subscriptions/listen' },
+      { direction: 'in', method: 'notifications/subscriptions/acknowledged' },
+      { direction: 'in', method: 'notifications/tasks' },
+    ),
+    'the subscription, its acknowledgement and a notifications/tasks',
+  );
 
   await page.getByRole('button', { name: 'Drop stream' }).click();
   await expect(pushStatus(page)).toContainText('Stream dropped; polling carries on');
   await expect(serverStatus(card)).toHaveText('completed', { timeout: 15_000 });
-  const all = await readWire(page);
+  // The stream ended (the server stops pushing), then a poll saw the task completed.
+  const all = await readWire(
+    page,
+    (rows) => {
+      const cancelled = findRow(rows, { direction: 'out', method: 'notifications/cancelled' });
+      return (
+        cancelled > -1 &&
+        findRow(rows, { direction: 'in', method: 'tasks/get', gist: 'completed' }, cancelled) > -1
+      );
+    },
+    'notifications/cancelled, then a poll answered completed',
+  );
   const cancelled = findRow(all, { direction: 'out', method: 'notifications/cancelled' });
-  expect(cancelled).toBeGreaterThan(-1); // the stream ended; the server stops pushing
   const after = all.slice(cancelled);
   expect(
     after.filter((r) => r.direction === 'out' && r.method === 'tasks/get').length,

@@ -6,6 +6,8 @@
 import { expect, test } from '@playwright/test';
 import {
   callTool,
+  counted,
+  drawn,
   findRow,
   openPlayground,
   readWire,
@@ -37,12 +39,11 @@ test('T7, T10, T12: a declared call becomes a task that is polled from working t
   expect(taskId).not.toBe('');
 
   // The wire tells the same story, in order: call -> task handle -> polls -> completed.
-  await expect
-    .poll(async () =>
-      findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'completed' }),
-    )
-    .toBeGreaterThan(-1);
-  const rows = await readWire(page);
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', taskId, gist: 'completed' }),
+    'the poll answered completed',
+  );
   const call = findRow(rows, { direction: 'out', method: 'tools/call' });
   const handle = findRow(
     rows,
@@ -87,14 +88,14 @@ test('T14, T15: an input request is asked once, answered, and the task completes
   await expect(form).toContainText('Roll out to the rest?');
 
   // Every poll repeats the outstanding request (T14); the form is still shown once.
-  await expect
-    .poll(
-      async () =>
-        (await readWire(page)).filter(
-          (r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required',
-        ).length,
-    )
-    .toBeGreaterThanOrEqual(3);
+  await readWire(
+    page,
+    counted(
+      (r) => r.direction === 'in' && r.method === 'tasks/get' && r.gist === 'input_required',
+      3,
+    ),
+    'three polls answered input_required',
+  );
   await expect(form).toHaveCount(1);
 
   await form.getByLabel('Approve roll-out').check();
@@ -109,7 +110,12 @@ test('T14, T15: an input request is asked once, answered, and the task completes
   await expect(card).toContainText('Deployed checkout to all 10 production hosts.');
   await expect(page.getByRole('form', { name: /Input request/ })).toHaveCount(0);
 
-  const rows = await readWire(page);
+  // Drawn after the tasks/update it answered, so every tasks/update sent is drawn too.
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'completed' }),
+    'the poll answered completed',
+  );
   const update = findRow(rows, { direction: 'out', method: 'tasks/update' });
   expect(update).toBeGreaterThan(-1);
   expect(rows.filter((r) => r.direction === 'out' && r.method === 'tasks/update')).toHaveLength(1);
@@ -127,9 +133,17 @@ test('T17: cancelling a long task ends it cancelled', async ({ page }) => {
   await card.getByRole('button', { name: 'Cancel task' }).click();
   await expect(card).toContainText('cancel requested');
   await expect(serverStatus(card)).toHaveText('cancelled');
-  await expect(card.getByRole('button', { name: 'Cancel task' })).toBeDisabled();
+  // A finished task has nothing left to cancel: the button is gone.
+  await expect(card.getByRole('button', { name: 'Cancel task' })).toHaveCount(0);
 
-  const rows = await readWire(page);
+  const rows = await readWire(
+    page,
+    drawn(
+      { direction: 'out', method: 'tasks/cancel' },
+      { direction: 'in', method: 'tasks/cancel' },
+    ),
+    'the tasks/cancel and its answer',
+  );
   const cancel = findRow(rows, { direction: 'out', method: 'tasks/cancel' });
   expect(cancel).toBeGreaterThan(-1);
   // The acknowledgement says "received", not the task's status (T17).
@@ -161,10 +175,11 @@ test('T3, M4: without the extension a call is answered synchronously or refused 
   await expect(results).toContainText('Computed in 1 s');
   await expect(tasksRegion(page).getByRole('article')).toHaveCount(0);
 
-  await expect
-    .poll(async () => findRow(await readWire(page), { direction: 'in', method: 'tools/call' }))
-    .toBeGreaterThan(-1);
-  const rows = await readWire(page);
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tools/call' }),
+    'the tools/call answer',
+  );
   const call = findRow(rows, { direction: 'out', method: 'tools/call' });
   const answer = findRow(rows, { direction: 'in', method: 'tools/call' }, call + 1);
   expect(rows[answer]?.gist).toBe('complete');

@@ -14,6 +14,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   callTool,
+  drawn,
   findRow,
   openPlayground,
   readWire,
@@ -170,21 +171,25 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
   });
 
   await test.step('the wire log: the answers, expanded to their exact JSON', async () => {
-    const rows = await readWire(page);
-    const greetAnswer = findRow(rows, { direction: 'in', method: 'tools/call', gist: 'complete' });
-    expect(greetAnswer).toBeGreaterThanOrEqual(0);
-    expect(await rowJson(page, greetAnswer)).toMatchObject({
-      result: { content: [{ type: 'text', text: `Hello, ${HOSTILE}!` }] },
-    });
     const taskId =
       (await taskCard(page, 'failing_job').locator('code.task-id').textContent()) ?? '';
-    const toolError = findRow(rows, {
+    const greetAnswerRow = { direction: 'in', method: 'tools/call', gist: 'complete' } as const;
+    const toolErrorRow = {
       direction: 'in',
       method: 'tasks/get',
       taskId,
       gist: 'completed',
+    } as const;
+    const rows = await readWire(
+      page,
+      drawn(greetAnswerRow, toolErrorRow),
+      "greet's answer and the poll that saw failing_job completed",
+    );
+    const greetAnswer = findRow(rows, greetAnswerRow);
+    expect(await rowJson(page, greetAnswer)).toMatchObject({
+      result: { content: [{ type: 'text', text: `Hello, ${HOSTILE}!` }] },
     });
-    expect(toolError).toBeGreaterThanOrEqual(0);
+    const toolError = findRow(rows, toolErrorRow);
     expect(await rowJson(page, toolError)).toMatchObject({
       result: {
         status: 'completed',
@@ -208,9 +213,9 @@ test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follo
   await expectInert(page, dialogs, alert);
 
   // The wire log: the request's task cell and the error's exact JSON.
-  const rows = await readWire(page);
-  const errorRow = findRow(rows, { direction: 'in', method: 'tasks/get', gist: 'error -32602' });
-  expect(errorRow).toBeGreaterThanOrEqual(0);
+  const errorMatch = { direction: 'in', method: 'tasks/get', gist: 'error -32602' } as const;
+  const rows = await readWire(page, drawn(errorMatch), 'tasks/get answered -32602');
+  const errorRow = findRow(rows, errorMatch);
   expect(rows[errorRow]!.taskId).toBe(HOSTILE);
   // The expanded row is the exact JSON (quotes escaped), so it is read back through JSON.parse.
   expect(await rowJson(page, errorRow)).toMatchObject({

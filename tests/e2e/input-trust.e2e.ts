@@ -20,7 +20,7 @@ test('T22: an input request during a task is shown as text, in the form a direct
   await expect(form.locator('img, b')).toHaveCount(0);
   expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
   // The same three answers as the pre-task form (T16): nothing is accepted on the task's behalf.
-  for (const name of ['Accept', 'Decline', 'No answer'])
+  for (const name of ['Accept', 'Decline', 'Cancel'])
     await expect(form.getByRole('button', { name, exact: true })).toBeVisible();
 
   await form.getByRole('button', { name: 'Decline', exact: true }).click();

@@ -3,14 +3,7 @@
  * and a restarted in-memory server no longer knows it (T13).
  */
 import { expect, test } from '@playwright/test';
-import {
-  callTool,
-  findRow,
-  openPlayground,
-  readWire,
-  serverStatus,
-  taskCard,
-} from './playground.ts';
+import { callTool, drawn, openPlayground, readWire, serverStatus, taskCard } from './playground.ts';
 
 test.beforeEach(async ({ page }) => {
   await openPlayground(page);
@@ -45,7 +38,9 @@ test('T13: after the server restarts with empty memory, the task is gone (-32602
   // Not its last status, as if it were still running: the server no longer knows it.
   await expect(serverStatus(card)).toHaveText('gone');
   await expect(card).toContainText('no longer knows this task');
-  expect(
-    findRow(await readWire(page), { direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
-  ).toBeGreaterThan(-1);
+  await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'error -32602' }),
+    'tasks/get answered -32602',
+  );
 });

@@ -12,6 +12,8 @@ export interface WireRowText {
   id: string;
   taskId: string;
   gist: string;
+  /** When the page logged it, `HH:MM:SS.mmm` in local time. */
+  time: string;
 }
 
 export async function openPlayground(page: Page): Promise<void> {
@@ -43,13 +45,8 @@ export const serverStatus = (card: Locator): Locator =>
 export const wireRows = (page: Page): Locator =>
   page.getByRole('list', { name: 'Wire log messages' }).getByRole('listitem');
 
-/**
- * Reads every wire log row's cells from the DOM, in order. The log draws new
- * rows at most every 200 ms (FLUSH_EVERY_MS in src/ui/state/wire-log.svelte.ts),
- * so what a card already shows may not be drawn yet: wait out one such delay.
- */
-export async function readWire(page: Page): Promise<WireRowText[]> {
-  await page.waitForTimeout(250);
+/** Every wire log row drawn at this moment, in order. */
+function drawnWire(page: Page): Promise<WireRowText[]> {
   return wireRows(page).evaluateAll((rows) =>
     rows.map((row) => {
       const cell = (selector: string): string =>
@@ -60,9 +57,78 @@ export async function readWire(page: Page): Promise<WireRowText[]> {
         id: cell('.id'),
         taskId: cell('.task'),
         gist: cell('.gist'),
+        time: cell('.time'),
       };
     }),
   );
+}
+
+/**
+ * The wire log rows once `ready(rows)` holds, retried until it does (the
+ * expect timeout unless `options` says otherwise, then a failure naming `what`). The log draws new rows at
+ * most every 200 ms (FLUSH_EVERY_MS in src/ui/state/wire-log.svelte.ts), so
+ * what a card already shows may not be drawn yet: each caller waits for the
+ * rows it then asserts on. A check that something is absent, or that every
+ * row of a kind agrees, waits for a row that comes after them all (the
+ * answer that ended the task, say): rows are drawn in the order they were
+ * logged, so every earlier one is drawn by then.
+ */
+export async function readWire(
+  page: Page,
+  ready: (rows: readonly WireRowText[]) => boolean,
+  what = 'the wire log rows the test waits for',
+  options: { timeout?: number } = {},
+): Promise<WireRowText[]> {
+  let rows: WireRowText[] = [];
+  await expect
+    .poll(
+      async () => {
+        rows = await drawnWire(page);
+        return ready(rows);
+      },
+      { message: `waiting for ${what}`, ...options },
+    )
+    .toBe(true);
+  return rows;
+}
+
+/** `ready` for {@link readWire}: a row matching each of `matches` is drawn (in any order). */
+export const drawn =
+  (...matches: (Partial<WireRowText> & { gistStarts?: string })[]) =>
+  (rows: readonly WireRowText[]): boolean =>
+    matches.every((match) => findRow(rows, match) > -1);
+
+/** `ready` for {@link readWire}: at least `count` rows drawn from index `from` on pass `keep`. */
+export const counted =
+  (keep: (row: WireRowText) => boolean, count: number, from = 0) =>
+  (rows: readonly WireRowText[]): boolean =>
+    rows.slice(from).filter(keep).length >= count;
+
+/**
+ * A boundary in the wire log: every row at this index or later was logged
+ * after this call. Waits for the log to draw one more row, since a draw
+ * after the call draws every row logged before it; so it needs traffic
+ * (a task being polled). Only for logs shorter than the drawn window (300 rows).
+ */
+export async function wireFromNow(page: Page): Promise<number> {
+  const before = await wireRows(page).count();
+  let after = before;
+  await expect
+    .poll(async () => (after = await wireRows(page).count()), {
+      message: 'waiting for the wire log to draw a row logged after this moment',
+    })
+    .toBeGreaterThan(before);
+  return after;
+}
+
+/** Ms from wire log time `from` to `to` (both `HH:MM:SS.mmm`, as the log shows them; across midnight too). */
+export function msBetween(from: string, to: string): number {
+  const ms = (time: string): number => {
+    const [h, m, s] = time.split(':').map(Number) as [number, number, number];
+    return ((h * 60 + m) * 60 + s) * 1000;
+  };
+  const day = 24 * 3600 * 1000;
+  return (((ms(to) - ms(from)) % day) + day) % day;
 }
 
 /** Expands row `index` (0-based) and returns its exact JSON. */

@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import {
   callTool,
+  drawn,
   findRow,
   openPlayground,
   readWire,
@@ -30,7 +31,12 @@ test('T16: input before the task is answered on the tools/call, then the retry b
   await expect(serverStatus(card)).toHaveText('completed');
   await expect(card).toContainText('Hello, Ada! This greeting ran as a task.');
 
-  const rows = await readWire(page);
+  // The poll that saw it completed comes after both tools/calls.
+  const rows = await readWire(
+    page,
+    drawn({ direction: 'in', method: 'tasks/get', gist: 'completed' }),
+    'the poll answered completed',
+  );
   const first = findRow(rows, { direction: 'in', method: 'tools/call', gist: 'input_required' });
   const retry = findRow(rows, { direction: 'out', method: 'tools/call' }, first + 1);
   expect(first).toBeGreaterThan(-1);

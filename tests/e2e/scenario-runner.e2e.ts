@@ -4,6 +4,7 @@
  * and the Scenarios list opens a scenario with a shareable address.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { msBetween, readWire, wireFromNow, wireRows, type WireRowText } from './playground.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -31,7 +32,7 @@ test('the drill holds each action back for a guess and scores it against the wir
     .click();
 
   // A wrong guess on purpose: the playground, not the scenario, says what happened.
-  await ask(/^failing_job needs a task/)
+  await ask(/^This server runs deploy_service only as a task/)
     .getByRole('button', { name: 'a task handle' })
     .click();
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
@@ -56,10 +57,34 @@ test("a slow guess does not lose the run: the server's jobs wait for it (the tas
   await expect(expectations).not.toContainText('-32602');
   await expect(panel).toContainText('What this step does shows after your guess.');
   await expect(panel).not.toContainText('answers the old taskId with -32602');
-  // The job takes 6 s; a learner who thinks for 8 s still asks about a working task.
-  await page.waitForTimeout(8000);
+  // The job takes 6 s; a learner who thinks for 8 s still asks about a working task. The
+  // server goes on answering polls while the question waits: every answer says working, over
+  // 8 s by the log's own times, and the job's progress stands still (at most the second it
+  // was in when held), where a job left running would have finished.
   const card = page.getByRole('article').filter({ hasText: 'slow_compute' });
-  await expect(card.getByRole('status', { name: 'Server status' })).toHaveText('working');
+  const serverStatus = card.getByRole('status', { name: 'Server status' });
+  await expect(serverStatus).toHaveText('working');
+  const taskId = ((await card.locator('.task-id').textContent()) ?? '').trim();
+  const asked = await wireFromNow(page);
+  const answers = (rows: readonly WireRowText[]): WireRowText[] =>
+    rows
+      .slice(asked)
+      .filter((r) => r.direction === 'in' && r.method === 'tasks/get' && r.taskId === taskId);
+  const rows = await readWire(
+    page,
+    (rows) => {
+      const polls = answers(rows);
+      const first = polls[0];
+      const last = polls.at(-1);
+      if (!first || !last) return false;
+      return polls.some((r) => r.gist !== 'working') || msBetween(first.time, last.time) >= 8000;
+    },
+    'polls answered over 8 s while the question waits',
+    { timeout: 30_000 },
+  );
+  expect(answers(rows).filter((r) => r.gist !== 'working')).toEqual([]);
+  await expect(serverStatus).toHaveText('working');
+  await expect(card.locator('.status-message')).toHaveText(/^computing: [01] of 6 s$/);
   await ask.getByRole('button', { name: 'error -32602' }).click();
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
   await expect(panel.getByLabel('Score')).toHaveText('1/1');
@@ -83,6 +108,9 @@ test('at reading speed a 4 s job does not finish while the learner reads: the jo
 test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({
   page,
 }) => {
+  // The page's clock is Playwright's (it runs as usual until told otherwise), so a pause can be
+  // shown to hold for longer than any wait between steps without waiting that long.
+  await page.clock.install();
   // Without `speed=max` or `play` in the address, a scenario waits for the learner.
   await page.goto('/?scenario=tool-vs-protocol-error');
   const panel = panelOf(page, 'Tool error against protocol error');
@@ -97,9 +125,17 @@ test('Step, Pause and Restart from the keyboard; each step pauses; Restart start
   });
   await expect(panel.locator('li[data-status="passed"]')).toHaveCount(2);
   await expect(panel.locator('li[data-status="upcoming"]')).toHaveCount(2);
-  // Paused: the second job is not called until the learner asks.
-  await page.waitForTimeout(1500);
+  // Paused: the second job is not called until the learner asks. The run's timers are the
+  // page's: every one due in the next 30 s of page time (past the longest wait between steps,
+  // 24 s at half speed) fires now, and the run is still where it paused.
+  await page.clock.runFor(30_000);
+  // The worker's clock is not Playwright's: set the page's date back beside it, or a later run
+  // would start "after" the tasks it creates and not count them as its own.
+  await page.clock.setSystemTime(Date.now());
+  await expect(runStatus(panel)).toHaveText('Paused after step 1 of 2: Step or Play to go on.');
+  await expect(panel.locator('li[data-status="upcoming"]')).toHaveCount(2);
   await expect(page.getByRole('region', { name: 'Tasks' }).getByRole('article')).toHaveCount(1);
+  await expect(wireRows(page).filter({ hasText: 'protocol_error_job' })).toHaveCount(0);
 
   // Focus stayed on Step through the step (no need to find it again).
   await expect(step).toBeFocused();

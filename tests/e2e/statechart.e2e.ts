@@ -77,29 +77,33 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   await openStatechart(page, 'export_report');
   await page.keyboard.press('Escape');
 
-  await callTool(page, 'slow_compute', { seconds: '5' });
+  // Long past the chart opening on a busy machine, so it is seen live; polled every 2 s, so
+  // the history stays short enough to step through.
+  await callTool(page, 'slow_compute', { seconds: '10', pollIntervalMs: '2000' });
   await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('working');
   const { detail, taskId } = await openStatechart(page, 'slow_compute');
   await expect(page.getByRole('button', { name: 'Close statechart' })).toBeFocused();
   expect(await noHorizontalScroll(page)).toBe(true);
 
   // Live: sample until the task ends; every sample must agree with the actor's snapshot.
-  const seen = new Set<string>();
-  let first: ChartSample | undefined;
-  const until = Date.now() + 40_000;
-  for (let i = 0; Date.now() < until; i++) {
-    const s = await sample(detail);
-    first ??= s;
-    expect(s.live).toBe(true);
+  const samples: ChartSample[] = [];
+  await expect
+    .poll(
+      async () => {
+        const s = await sample(detail);
+        samples.push(s);
+        return s.value;
+      },
+      { timeout: 40_000, intervals: [40] },
+    )
+    .toBe('completed');
+  for (const [i, s] of samples.entries()) {
+    expect(s.live, `live at sample ${i}`).toBe(true);
     expect(s.active, `chart vs actor at sample ${i}`).toEqual(leaves(s.value).sort());
-    expect(s.highlighted).toEqual(s.active);
-    s.active.forEach((id) => seen.add(id));
-    if (s.value === 'completed') break;
-    await page.waitForTimeout(40);
+    expect(s.highlighted, `highlighted vs active at sample ${i}`).toEqual(s.active);
   }
-  // On a busy machine the chart may first show up after the end; otherwise it was seen live.
-  if (first?.value !== 'completed')
-    expect([...seen].some((id) => id.startsWith('task.active.lifecycle.'))).toBe(true);
+  const seen = new Set(samples.flatMap((s) => s.active));
+  expect([...seen].some((id) => id.startsWith('task.active.lifecycle.'))).toBe(true);
   expect(seen).toContain('task.completed');
   const end = await sample(detail);
   expect(end.active).toEqual(['task.completed']);

@@ -21,7 +21,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     // The drill: the run waits for a guess before the step.
     await page.goto('/?scenario=ignores-cancel&drill&play');
-    const drill = page.getByRole('region', { name: 'A job that ignores cancel', exact: true });
+    const drill = page.getByRole('region', { name: 'Cancelling a migration', exact: true });
     await expect(drill.getByRole('group', { name: /How does the task end\?/ })).toBeVisible({ timeout: 30_000 });
     await page.waitForTimeout(300);
     await shot('2-drill');

@@ -72,7 +72,7 @@ export const cancelRace = defineScenario({
 
 export const ignoresCancel = defineScenario({
   id: 'ignores-cancel',
-  title: 'A job that ignores cancel',
+  title: 'Cancelling a migration',
   summary:
     'Cancellation is cooperative: a migration that cannot stop half-way acknowledges tasks/cancel and still ends completed.',
   specIds: ['T17', 'T9'],
@@ -103,7 +103,7 @@ export const ignoresCancel = defineScenario({
     },
     {
       id: 'finish',
-      title: 'It finishes anyway',
+      title: 'How it ends',
       narration:
         'The job saw the cancel (its statusMessage says so) and carried on, because a half-applied migration would be worse. The ack promised nothing.',
       until: taskFinished('stubborn_migration'),

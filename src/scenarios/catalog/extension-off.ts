@@ -19,7 +19,7 @@ export const extensionOff = defineScenario({
   id: 'extension-off',
   title: 'The same tool with and without the extension',
   summary:
-    'Tasks are an extension the client opts into per request: without it a tool answers synchronously, or with -32021 if it cannot, and never with a task.',
+    'Tasks are an extension the client declares on every request: without it a tool answers synchronously, or with -32021 where the server requires a task for it, and never with a task.',
   specIds: ['M4', 'T1', 'T3', 'C7'],
   steps: [
     {
@@ -51,15 +51,16 @@ export const extensionOff = defineScenario({
     },
     {
       id: 'required',
-      title: 'failing_job without the extension',
+      title: 'deploy_service without the extension',
       narration:
-        'failing_job cannot finish inside one request, so the server may not run it inline. Without the extension it must not make a task either: it refuses with -32021 and names the capability it needs in data.requiredCapabilities.',
-      run: (stage) => stage.callTool('failing_job', {}, false),
-      until: callAnswered('failing_job', false),
+        'deploy_service stops half-way for an approval, and this server chose to run it only as a task: nothing in the spec forbids running it inline, the server decides. Without the extension it must not make a task, so it refuses with -32021 and names the capability it needs in data.requiredCapabilities.',
+      run: (stage) => stage.callTool('deploy_service', {}, false),
+      until: callAnswered('deploy_service', false),
       predict: {
-        question: 'failing_job needs a task. Without the extension the server answers...',
-        choices: ['error -32021', 'a task handle', 'the failing_job result itself'],
-        actual: (obs) => callAnswerKind(obs, 'failing_job'),
+        question:
+          'This server runs deploy_service only as a task. Without the extension it answers...',
+        choices: ['error -32021', 'a task handle', 'the deploy_service result itself'],
+        actual: (obs) => callAnswerKind(obs, 'deploy_service'),
       },
       expect: [
         wireShows(

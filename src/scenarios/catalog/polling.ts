@@ -104,7 +104,7 @@ export const pushAndPoll = defineScenario({
   id: 'push-and-poll',
   title: 'Push notifications next to polling',
   summary:
-    'subscriptions/listen lets the server push notifications/tasks, each a full task as tasks/get would return it; polling stays valid alongside.',
+    'subscriptions/listen lets the server push notifications/tasks, each a full task as tasks/get would return it: while the stream lives push alone is enough, and polling alongside is allowed.',
   specIds: ['T18', 'C9', 'T12'],
   steps: [
     {

@@ -21,7 +21,7 @@ export const removedMethods = defineScenario({
       id: 'probe',
       title: 'Ask for tasks/result and tasks/list',
       narration:
-        'The 2025-11-25 draft had tasks/result (block until done) and tasks/list. We send both, declaring the extension, with the real taskId.',
+        'The 2025-11-25 task design had tasks/result (block until done) and tasks/list. We send both, declaring the extension, with the real taskId: SEP-2663 has tasks/result answer -32601, and tasks/list is now just an unknown method.',
       run: (stage, { obs }) => {
         const taskId = taskOf(obs, 'slow_compute')?.taskId ?? '';
         stage.probe('tasks/result', 'tasks/result', { taskId }, { declare: true });

@@ -35,13 +35,15 @@ export const confirmDelete = defineTool({
       },
     });
     const answer = ElicitResultSchema.safeParse(answers['confirm']);
-    if (
-      answer.success &&
-      answer.data.action === 'accept' &&
-      answer.data.content?.['confirm'] === true
-    ) {
+    if (!answer.success) return textResult(`Kept ${args.filename}: the answer could not be read`);
+    if (answer.data.action === 'accept' && answer.data.content?.['confirm'] === true)
       return textResult(`Deleted ${args.filename}`);
-    }
-    return textResult(`Kept ${args.filename}: deletion was not confirmed`);
+    // Say which answer kept the file: an accepted form with the box unticked reads like a yes otherwise.
+    const why = {
+      accept: '"Delete it" was left unticked in the accepted form',
+      decline: 'the question was declined',
+      cancel: 'the question was dismissed (cancel)',
+    }[answer.data.action];
+    return textResult(`Kept ${args.filename}: deletion was not confirmed (${why})`);
   },
 });

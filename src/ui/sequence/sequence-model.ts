@@ -31,6 +31,8 @@ export interface SequenceMessage extends MessageMarks {
   id: WireRow['id'];
   taskId: string | undefined;
   gist: string;
+  status: WireRow['status'];
+  resultType: WireRow['resultType'];
   message: unknown;
 }
 
@@ -55,6 +57,28 @@ function marksOf(row: WireRow): MessageMarks {
   if (net.reordered) marks.reordered = true;
   if (net.rule) marks.rule = net.rule;
   return marks;
+}
+
+/** One row as the diagram's message, about `taskId`, with what the network did to it. */
+function sequenceMessage(
+  row: WireRow,
+  taskId: string | undefined,
+  marks: MessageMarks,
+): SequenceMessage {
+  return {
+    seq: row.seq,
+    at: row.at,
+    direction: row.direction,
+    kind: row.kind,
+    method: row.method,
+    id: row.id,
+    taskId,
+    gist: row.gist,
+    status: row.status,
+    resultType: row.resultType,
+    message: row.message,
+    ...marks,
+  };
 }
 
 /**
@@ -106,18 +130,7 @@ export function buildSequence(
       marks.reissuedAs = later;
       marks.lost ??= 'unanswered';
     }
-    const message: SequenceMessage = {
-      seq: row.seq,
-      at: row.at,
-      direction: row.direction,
-      kind: row.kind,
-      method: row.method,
-      id: row.id,
-      taskId,
-      gist: row.gist,
-      message: row.message,
-      ...marks,
-    };
+    const message = sequenceMessage(row, taskId, marks);
     cache?.set(row, message);
     return message;
   });
@@ -132,18 +145,7 @@ export function taskMessages(rows: readonly WireRow[], taskId: string): Sequence
   const messages: SequenceMessage[] = [];
   for (const row of rows) {
     if (row.taskId !== taskId) continue;
-    messages.push({
-      seq: row.seq,
-      at: row.at,
-      direction: row.direction,
-      kind: row.kind,
-      method: row.method,
-      id: row.id,
-      taskId,
-      gist: row.gist,
-      message: row.message,
-      ...marksOf(row),
-    });
+    messages.push(sequenceMessage(row, taskId, marksOf(row)));
   }
   return messages;
 }

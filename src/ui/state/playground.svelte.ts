@@ -14,6 +14,7 @@ import { FaultyNetwork } from '../../net/faulty-network.ts';
 import { randomSeed } from '../../net/prng.ts';
 import { ServerWorker } from '../../net/server-worker.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
+import { errorMessage } from '../../protocol/error-message.ts';
 import type { CreateTaskResult } from '../../protocol/task.ts';
 import type { TaskStoreKind } from '../../protocol/worker-control.ts';
 import { Durability } from './durability.svelte.ts';
@@ -175,10 +176,7 @@ export class Playground {
     try {
       this.#tools = await listTools(this.#client, { tasks: this.#declareTasks });
     } catch (error) {
-      this.#toolsError =
-        typeof error === 'object' && error !== null && 'message' in error
-          ? String(error.message)
-          : String(error);
+      this.#toolsError = errorMessage(error);
     }
   }
 

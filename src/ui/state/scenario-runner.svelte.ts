@@ -1,13 +1,15 @@
 /**
  * The scenario panel's state: which scenario is open (from `?scenario=<id>`
- * or the Scenarios list), its run mirrored into runes, and the run saved in
- * sessionStorage on every change so a page reload (the reload-mid-task
- * scenario does one) carries it on.
+ * or the Scenarios list), and the run saved in sessionStorage on every
+ * change so a page reload (the reload-mid-task scenario does one) carries it
+ * on. A thin adapter: the run (its XState machine) keeps the state, and
+ * `createSubscriber` makes reading it reactive; nothing is mirrored here.
  *
  * URL flags: `speed=0.5|1|2|max`; `play` (or `speed=max`) starts playing
  * at once; `drill` turns on "predict the next state"; `plant=wrong-outcome`
  * adds a deliberately wrong expectation, to watch one turn red.
  */
+import { createSubscriber } from 'svelte/reactivity';
 import { isScenarioId, scenarioById, type ScenarioId } from '../../scenarios/index.ts';
 import { PLANT_FLAG, withPlantedFailure } from '../../scenarios/planted.ts';
 import { z } from 'zod';
@@ -29,12 +31,15 @@ interface Saved {
   planted: boolean;
 }
 
+/** The open run, and what makes reading it reactive. */
+interface OpenRun {
+  run: ScenarioRun;
+  track: () => void;
+}
+
 export class ScenarioRunner {
   readonly #stage: ScenarioStage;
-  #run: ScenarioRun | undefined;
-  #scenario = $state.raw<ScenarioDefinition | undefined>();
-  #snapshot = $state.raw<RunSnapshot | undefined>();
-  #tabLink = $state.raw<TabLink | undefined>();
+  #current = $state.raw<OpenRun | undefined>();
   /** A `?scenario=` the page does not know (a typo, or a link from a newer version). */
   #unknownId = $state<string | undefined>();
   #planted = false;
@@ -43,13 +48,26 @@ export class ScenarioRunner {
     this.#stage = stage;
   }
 
+  get #run(): ScenarioRun | undefined {
+    return this.#current?.run;
+  }
+
   /** The open scenario (with a planted expectation, if asked for). */
   get scenario(): ScenarioDefinition | undefined {
-    return this.#scenario;
+    return this.#current?.run.scenario;
   }
 
   get snapshot(): RunSnapshot | undefined {
-    return this.#snapshot;
+    const open = this.#current;
+    open?.track();
+    return open?.run.snapshot;
+  }
+
+  /** Whether the run holds the server's jobs now (between steps, or while a question waits). */
+  get jobsHeld(): boolean {
+    const open = this.#current;
+    open?.track();
+    return open?.run.jobsHeld ?? false;
   }
 
   get unknownId(): string | undefined {
@@ -58,7 +76,9 @@ export class ScenarioRunner {
 
   /** The link the current step asks the learner to open in a second tab, as `?query`. */
   get tabLink(): { label: string; href: string } | undefined {
-    const link = this.#tabLink;
+    const scenario = this.scenario;
+    const snapshot = this.snapshot;
+    const link = scenario && snapshot ? this.#currentTabLink(scenario, snapshot) : undefined;
     return link
       ? { label: link.label, href: `?${new URLSearchParams(link.query).toString()}` }
       : undefined;
@@ -102,11 +122,11 @@ export class ScenarioRunner {
   /** Back and Forward between addresses this page pushed: open (or close) what the address names. */
   followHistory(): void {
     const id = new URLSearchParams(location.search).get('scenario');
-    if (id === this.#scenario?.id) return;
+    if (id === this.scenario?.id) return;
     if (!isScenarioId(id)) return this.#dispose();
     this.#open(id, {
-      speed: this.#snapshot?.speed ?? 1,
-      drill: this.#snapshot?.drill ?? false,
+      speed: this.#run?.snapshot.speed ?? 1,
+      drill: this.#run?.snapshot.drill ?? false,
       planted: false,
     });
   }
@@ -119,8 +139,8 @@ export class ScenarioRunner {
     url.searchParams.set('scenario', id);
     history.pushState(null, '', url);
     this.#open(id, {
-      speed: this.#snapshot?.speed ?? 1,
-      drill: this.#snapshot?.drill ?? false,
+      speed: this.#run?.snapshot.speed ?? 1,
+      drill: this.#run?.snapshot.drill ?? false,
       planted: false,
     });
   }
@@ -167,9 +187,7 @@ export class ScenarioRunner {
 
   #dispose(): void {
     this.#run?.dispose();
-    this.#run = undefined;
-    this.#scenario = undefined;
-    this.#snapshot = undefined;
+    this.#current = undefined;
     clearSaved();
   }
 
@@ -193,20 +211,14 @@ export class ScenarioRunner {
     this.#unknownId = undefined;
     this.#planted = options.planted;
     const scenario = options.planted ? withPlantedFailure(scenarioById(id)) : scenarioById(id);
-    this.#scenario = scenario;
-    this.#run = new ScenarioRun(scenario, this.#stage, {
+    const run = new ScenarioRun(scenario, this.#stage, {
       speed: options.speed,
       drill: options.drill,
       ...(options.saved ? { saved: options.saved } : {}),
-      onchange: (snapshot, saved) => {
-        this.#snapshot = snapshot;
-        this.#tabLink = this.#currentTabLink(scenario, snapshot);
-        writeSaved({ run: saved, planted: this.#planted });
-      },
+      onchange: (_, saved) => writeSaved({ run: saved, planted: this.#planted }),
     });
-    this.#snapshot = this.#run.snapshot;
-    this.#tabLink = undefined;
-    writeSaved({ run: this.#run.saved, planted: this.#planted });
+    this.#current = { run, track: createSubscriber((update) => run.subscribe(update)) };
+    writeSaved({ run: run.saved, planted: this.#planted });
   }
 }
 

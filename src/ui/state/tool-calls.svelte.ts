@@ -8,6 +8,7 @@ import type { CallError } from '../../client/rpc-error.ts';
 import { callTool } from '../../client/tool-call.ts';
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import type { CallToolResult, CreateTaskResult, InputRequest } from '../../protocol/task.ts';
+import { errorMessage } from '../../protocol/error-message.ts';
 
 export type CallOutcome =
   | { kind: 'pending' }
@@ -42,7 +43,7 @@ export function toCallError(error: unknown): CallError {
   }
   return {
     kind: 'invalid-response',
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
+import { errorMessage } from '../../protocol/error-message.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const elk = new ELK();
@@ -25,6 +26,6 @@ scope.onmessage = async (event: MessageEvent<unknown>) => {
     const laidOut = await elk.layout(graph);
     scope.postMessage({ id, graph: laidOut, elapsedMs: performance.now() - started });
   } catch (error) {
-    scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    scope.postMessage({ id, error: errorMessage(error) });
   }
 };

@@ -75,9 +75,9 @@ const asking = (): DetailedTask => ({
   lastUpdatedAt: new Date(Date.parse(CREATED) + 1000).toISOString(),
 });
 
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
-}
+/** Waits for the actor to show the question; fails the test if it never does. */
+const asked = (actor: TaskActor) =>
+  vi.waitFor(() => expect(actor.getSnapshot().context.pendingInputs).toHaveProperty('confirm'));
 
 describe('TaskJournal', () => {
   it('T12: a followed task is written within the tick it is followed, and as it changes', async () => {
@@ -99,7 +99,7 @@ describe('TaskJournal', () => {
       },
     ]);
 
-    await until(() => actor.getSnapshot().context.pendingInputs['confirm'] !== undefined);
+    await asked(actor);
     actor.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
     actor.send({ type: 'task.cancel' });
     await tick();
@@ -121,7 +121,7 @@ describe('TaskJournal', () => {
       input: { task: handle, toolName: 'confirm_delete' },
     }).start();
     new TaskJournal(store).track(first, facts);
-    await until(() => first.getSnapshot().context.pendingInputs['confirm'] !== undefined);
+    await asked(first);
     first.send({ type: 'task.answer', responses: { confirm: { action: 'accept' } } });
     await tick();
     // The page goes away: the actor stops, its facts stay.
@@ -132,8 +132,10 @@ describe('TaskJournal', () => {
     const second: TaskActor = createActor(fakeMachine(asking, after), {
       input: resumeInputOf(stored!),
     }).start();
-    await until(() => second.getSnapshot().context.polls > stored!.polls);
-    await tick();
+    await vi.waitFor(() =>
+      expect(second.getSnapshot().context.polls).toBeGreaterThan(stored!.polls),
+    );
+    await vi.waitFor(() => expect(after.update).toHaveLength(1));
     expect(second.getSnapshot().context.pendingInputs).toEqual({});
     expect(second.getSnapshot().context.answeredKeys).toEqual(['confirm']);
     expect(after.update).toEqual([{ confirm: { action: 'accept' } }]);
@@ -245,7 +247,7 @@ describe('TaskJournal', () => {
     expect(journal.problem?.kind).toBe('full');
 
     full = false;
-    await until(() => actor.getSnapshot().context.polls > 0);
+    await vi.waitFor(() => expect(actor.getSnapshot().context.polls).toBeGreaterThan(0));
     await journal.flush();
     expect(problems.at(-1)).toBeUndefined();
     expect((await inner.tasks()).map((t) => t.taskId)).toEqual(['t1']);
@@ -274,8 +276,11 @@ describe('TaskJournal', () => {
     const journal = new TaskJournal(store);
     const calls = { update: [] as unknown[], cancel: 0 };
     const actors: TaskActor[] = [];
+    // On a clock that never moves: nothing polls, so what changes meanwhile is exactly the new tasks.
+    const clock = new SimulatedClock();
     const follow = (i: number) => {
       const actor: TaskActor = createActor(fakeMachine(asking, calls), {
+        clock,
         input: { task: { ...handle, taskId: `t${i}` }, toolName: 'x' },
       }).start();
       journal.track(actor, { ...facts, followedAt: i });
@@ -289,9 +294,8 @@ describe('TaskJournal', () => {
     }
     expect(writes).toEqual([1]); // Nothing piled up behind the held write.
     release();
-    await until(() => writes.length === 2);
-    expect(writes).toHaveLength(2);
-    expect(writes[1]).toBeGreaterThanOrEqual(100); // Everything changed meanwhile (t0 too, if it polled), in one write.
+    await vi.waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[1]).toBe(100); // Everything followed meanwhile, in one write.
     slow = false;
     release();
     await journal.flush();

@@ -11,12 +11,24 @@ export class FakeStage implements ScenarioStage {
   /** Each change to the server's job clock, apart from the actions: `true` held, `false` let go. */
   readonly holds: boolean[] = [];
   resets: StageSetup[] = [];
-  obs: Observation;
   readonly #now: () => number;
+  readonly #listeners = new Set<() => void>();
+  #obs: Observation;
 
-  constructor(now: () => number) {
+  /** How often `observe` was called. */
+  observations = 0;
+  /** Absent on a stage built with `pushes: false`: the run then looks every tick. */
+  readonly watch: ScenarioStage['watch'];
+
+  constructor(now: () => number, { pushes = true }: { pushes?: boolean } = {}) {
     this.#now = now;
-    this.obs = {
+    this.watch = pushes
+      ? (onChange) => {
+          this.#listeners.add(onChange);
+          return () => this.#listeners.delete(onChange);
+        }
+      : undefined;
+    this.#obs = {
       now: 0,
       wire: [],
       tasks: [],
@@ -27,6 +39,21 @@ export class FakeStage implements ScenarioStage {
       connected: true,
       pageLoadedAt: 0,
     };
+  }
+
+  /** What the stage shows; setting it tells whoever watches, as a real stage pushes its changes. */
+  get obs(): Observation {
+    return this.#obs;
+  }
+
+  set obs(obs: Observation) {
+    this.#obs = obs;
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** How many are watching now (a stopped run leaves nobody watching). */
+  get watchers(): number {
+    return this.#listeners.size;
   }
 
   /** A row arrives (only the fields the tests look at matter). */
@@ -40,6 +67,8 @@ export class FakeStage implements ScenarioStage {
       id: 1,
       taskId: undefined,
       gist: '',
+      status: undefined,
+      resultType: undefined,
       reissueOf: undefined,
       reissueReason: undefined,
       net: undefined,
@@ -78,6 +107,7 @@ export class FakeStage implements ScenarioStage {
     this.resets.push(setup);
   }
   observe(since: number): Observation {
+    this.observations++;
     return { ...this.obs, now: this.#now(), wire: this.obs.wire.filter((row) => row.at >= since) };
   }
   callTool(name: string, args: Record<string, unknown>, declare: boolean): void {

@@ -1,81 +1,12 @@
-/** The scenario engine against a fake stage and a simulated clock: green, red, pause, step, restart, reload, drill. */
-import { SimulatedClock } from 'xstate';
+/** The scenario engine against a fake stage and a simulated clock: green, red, pause, step, restart, reload. */
 import { describe, expect, it } from 'vitest';
-import { expectThat, taskEnds, wireNever, wireShows } from '../../../src/scenarios/expect.ts';
+import { expectThat, wireNever } from '../../../src/scenarios/expect.ts';
 import { withPlantedFailure } from '../../../src/scenarios/planted.ts';
-import {
-  drillScore,
-  explain,
-  readingDelayMs,
-  SavedRunSchema,
-  type RunSnapshot,
-} from '../../../src/scenarios/run-state.ts';
-import { ScenarioRun, type RunOptions } from '../../../src/scenarios/run.ts';
-import { defineScenario, type ScenarioDefinition } from '../../../src/scenarios/scenario.ts';
-import { taskFinished, taskFollowed } from '../../../src/scenarios/waits.ts';
-import { FakeStage } from './fake-stage.ts';
-
-/** Two steps: call (waits for a task), then wait for its outcome and expect completed. */
-const twoSteps = defineScenario({
-  id: 'two-steps',
-  title: 'Two steps',
-  summary: 'A call, then its outcome.',
-  specIds: ['T7'],
-  steps: [
-    {
-      id: 'call',
-      title: 'Call',
-      narration: 'Calls slow_compute.',
-      run: (stage) => stage.callTool('slow_compute', { seconds: 1 }, true),
-      until: taskFollowed('slow_compute'),
-      predict: {
-        question: 'How does it end?',
-        choices: ['completed', 'failed'],
-        actual: (obs) => obs.tasks.at(-1)?.final ?? 'running',
-        judgeAtStep: 'outcome',
-      },
-      expect: [
-        wireShows('handle', 'a task handle', { direction: 'in', method: 'tools/call' }, (row) =>
-          row.gist.startsWith('task'),
-        ),
-      ],
-    },
-    {
-      id: 'outcome',
-      title: 'Outcome',
-      narration: 'Waits for the outcome.',
-      until: taskFinished('slow_compute'),
-      timeoutMs: 5000,
-      expect: [taskEnds('completed', 'slow_compute', 'completed')],
-    },
-  ],
-});
-
-/** The same on the IndexedDB store, whose tasks outlive a reload. */
-const durableTwoSteps = defineScenario({ ...twoSteps, setup: { store: 'indexeddb' } });
-
-function setup(scenario: ScenarioDefinition = twoSteps, options: RunOptions = {}) {
-  const clock = new SimulatedClock();
-  clock.set(1_000_000);
-  const stage = new FakeStage(() => clock.now());
-  const snapshots: RunSnapshot[] = [];
-  const run = new ScenarioRun(scenario, stage, {
-    scheduler: clock,
-    speed: 'max',
-    ...options,
-    onchange: (snapshot, saved) => (snapshots.push(snapshot), options.onchange?.(snapshot, saved)),
-  });
-  /** Lets promises settle, then moves the clock on in ticks. */
-  const advance = async (ms: number): Promise<void> => {
-    for (let t = 0; t <= ms; t += 100) {
-      for (let i = 0; i < 5; i++) await Promise.resolve();
-      if (t < ms) clock.increment(Math.min(100, ms - t));
-    }
-  };
-  return { clock, stage, run, snapshots, advance };
-}
-
-const statuses = (run: ScenarioRun) => run.snapshot.expectations.map((e) => `${e.id}:${e.status}`);
+import { explain, readingDelayMs, SavedRunSchema } from '../../../src/scenarios/run-state.ts';
+import type { RunOptions } from '../../../src/scenarios/run.ts';
+import { defineScenario } from '../../../src/scenarios/scenario.ts';
+import { taskFollowed } from '../../../src/scenarios/waits.ts';
+import { durableTwoSteps, setup, statuses, twoSteps } from './run-fixture.ts';
 
 describe('ScenarioRun', () => {
   it('plays to all green as the real facts arrive', async () => {
@@ -242,72 +173,6 @@ describe('ScenarioRun', () => {
     expect(second.stage.actions).toEqual([]);
     expect(second.stage.resets).toEqual([]);
     expect(second.run.snapshot.status).toBe('passed');
-  });
-
-  it("the drill asks before a step's action, runs it on the guess, and scores it when the answer shows", async () => {
-    const { stage, run, advance } = setup(twoSteps, { drill: true });
-    run.play();
-    await advance(300);
-    expect(run.snapshot.status).toBe('predicting');
-    // The action waits for the guess, and the server's jobs stand still meanwhile.
-    expect(stage.holds).toEqual([true]);
-    await advance(30_000);
-    expect(stage.actions).toEqual([]);
-    expect(stage.holds).toEqual([true]);
-    run.guess('failed');
-    await advance(100);
-    expect(stage.holds).toEqual([true, false]);
-    expect(stage.actions).toEqual(['call slow_compute {"seconds":1} declared']);
-    stage.addRow({ method: 'tools/call', gist: 'task working', taskId: 't1' });
-    stage.setTask({ taskId: 't1' });
-    await advance(300);
-    // Step 1 is judged, but its question is about the outcome: not answered yet.
-    expect(run.snapshot.predictions[0]?.actual).toBeUndefined();
-    stage.setTask({ taskId: 't1', serverStatus: 'completed', final: 'completed' });
-    await advance(200);
-    expect(run.snapshot.predictions).toEqual([
-      {
-        stepIndex: 0,
-        question: 'How does it end?',
-        choices: expect.arrayContaining(['completed', 'failed']),
-        guess: 'failed',
-        actual: 'completed',
-        correct: false,
-      },
-    ]);
-    expect(drillScore(run.snapshot.predictions)).toEqual({ right: 0, answered: 1 });
-  });
-
-  it('the drill shuffles the choices, so the right one (written first) is not always the first button', async () => {
-    const firsts = new Set<string>();
-    for (let start = 0; start < 12; start++) {
-      const { clock, run, advance } = setup(twoSteps, { drill: true });
-      clock.set(1_000_000 + start);
-      run.play();
-      await advance(200);
-      const asked = run.snapshot.predictions[0]!;
-      expect([...asked.choices].sort()).toEqual(['completed', 'failed']);
-      firsts.add(asked.choices[0]!);
-    }
-    expect(firsts).toEqual(new Set(['completed', 'failed']));
-  });
-
-  it('the drill lets the held jobs go when the run restarts or is closed mid-question, and holds them again after a reload', async () => {
-    const first = setup(durableTwoSteps, { drill: true });
-    first.run.play();
-    await first.advance(300);
-    first.run.restart();
-    expect(first.stage.holds).toEqual([true, false]);
-    first.run.play();
-    await first.advance(300);
-    const saved = first.run.saved;
-    first.run.dispose();
-    expect(first.stage.holds).toEqual([true, false, true, false]);
-    // The reloaded page's fresh worker runs its jobs: the open question holds them again.
-    const second = setup(durableTwoSteps, { saved });
-    second.run.resume();
-    expect(second.run.snapshot.status).toBe('predicting');
-    expect(second.stage.holds).toEqual([true]);
   });
 
   it("holds the server's jobs between steps, however long the learner takes, and lets them go when a step acts", async () => {

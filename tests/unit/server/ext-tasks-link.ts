@@ -45,10 +45,13 @@ export interface RawExchange {
   sentAt: number;
   /** True when a lagging read answered with an earlier server response (see `staleReadsAfterUpdate`). */
   replayed: boolean;
+  /** The node a cluster's balancer sent it to (its `x-served-by` header), over real HTTP only. */
+  servedBy?: string;
 }
 
 export interface ExtTasksLink {
-  server: PlaygroundServer;
+  /** The server in this process; undefined when the link goes to an `endpoint` over HTTP. */
+  server: PlaygroundServer | undefined;
   client: Client;
   session: TaskEnabledSession;
   /** Declarations built from our `tools/list` and passed to ext-tasks explicitly. */
@@ -72,16 +75,27 @@ export interface ExtTasksLinkOptions {
    * client never sees an answered key again. 0 (the default) forwards every read.
    */
   staleReadsAfterUpdate?: number;
+  /**
+   * A server (or a cluster's balancer) over real HTTP, e.g.
+   * `http://127.0.0.1:3940/mcp`, instead of a server in this process.
+   */
+  endpoint?: string;
 }
 
 export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promise<ExtTasksLink> {
   const identity = options.identity ?? 'alice';
-  const server = createPlaygroundServer({ sweepIntervalMs: 0 });
+  const server = options.endpoint ? undefined : createPlaygroundServer({ sweepIntervalMs: 0 });
   const authInfo = { token: identity, clientId: identity, scopes: [] };
 
-  // The SDK transport's network: each HTTP request goes straight into our handler.
-  const fetchLike: FetchLike = async (url, init) =>
-    server.http.fetch(new Request(url, init), { authInfo });
+  // The SDK transport's network: each HTTP request goes straight into our handler, or over
+  // real HTTP to `endpoint`, as the bearer token that identity is (T20).
+  const endpoint = options.endpoint;
+  const fetchLike: FetchLike = async (url, init) => {
+    if (server) return server.http.fetch(new Request(url, init), { authInfo });
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${identity}`);
+    return fetch(endpoint ?? url, { ...init, headers });
+  };
 
   const client = new Client(CLIENT_INFO, {
     capabilities: CLIENT_CAPABILITIES,
@@ -156,7 +170,15 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
       if (message.method === 'tasks/update')
         staleReadsLeft.set(taskId, options.staleReadsAfterUpdate ?? 0);
     }
-    raw.push({ request: message, headers, response: result, sentAt, replayed: false });
+    const servedBy = response.headers.get('x-served-by') ?? undefined;
+    raw.push({
+      request: message,
+      headers,
+      response: result,
+      sentAt,
+      replayed: false,
+      ...(servedBy === undefined ? {} : { servedBy }),
+    });
     return structuredClone(result);
   };
 
@@ -183,7 +205,7 @@ export async function connectExtTasks(options: ExtTasksLinkOptions = {}): Promis
     async close() {
       await session.close();
       await client.close();
-      await server.close();
+      await server?.close();
     },
   };
 }

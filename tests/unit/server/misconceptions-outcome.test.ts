@@ -44,7 +44,12 @@ describe('M8: creation is not success', () => {
     expect(failedTool).toMatchObject({ status: 'completed', result: { isError: true } });
     expect(failedTool).not.toHaveProperty('error');
     const failed = await final(protocolError);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    // T10: the failed task says why in its statusMessage, as well as in error.
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: -32603 },
+      statusMessage: expect.stringMatching(/^Failed: /),
+    });
     expect(failed).not.toHaveProperty('result');
   });
 });

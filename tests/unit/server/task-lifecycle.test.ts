@@ -1,7 +1,14 @@
-/** The pure transitions every stored task goes through. */
+/**
+ * The pure transitions every stored task goes through: each status change
+ * is the lifecycle machine's (src/machines/task-lifecycle.ts), and these
+ * add what the record carries in its new state.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   acceptResponses,
+  CANCELLED_MESSAGE,
+  EXPIRED_ERROR,
+  expire,
   expiryOf,
   finish,
   requestCancel,
@@ -55,5 +62,52 @@ describe('task lifecycle', () => {
     expect(expiryOf(r, 1000, 100)).toBe('expire');
     expect(expiryOf(r, 1100, 100)).toBe('purge');
     expect(expiryOf(record('b', { ttlMs: null }), 1e12, 100)).toBe('live');
+  });
+
+  it('T11: a tool result with isError: true ends the task completed, never failed', () => {
+    const result = { content: [{ type: 'text' as const, text: 'no' }], isError: true };
+    const asked = requestInput(record('a'), { k: ask }, 2);
+    for (const live of [record('a'), asked]) {
+      const done = finish(live, { status: 'completed', result }, 5);
+      expect(done).toMatchObject({ status: 'completed', result, inputRequests: {} });
+      expect(done).not.toHaveProperty('error');
+    }
+  });
+
+  it('T10: a task failed by a JSON-RPC error carries the error and a statusMessage saying why', () => {
+    const working = { ...record('a'), statusMessage: 'step 2 of 3' };
+    const error = { code: -32603, message: 'Internal error: the worker crashed' };
+    expect(finish(working, { status: 'failed', error }, 5)).toMatchObject({
+      status: 'failed',
+      error,
+      statusMessage: 'Failed: Internal error: the worker crashed',
+    });
+  });
+
+  it('T13: the TTL fails a running task with the expiry error, its progress text replaced by why it ended', () => {
+    const r = { ...record('a', { ttlMs: 4000 }), statusMessage: 'asking supplier 5 of 10' };
+    expect(expire(r, 4001)).toMatchObject({
+      status: 'failed',
+      error: EXPIRED_ERROR,
+      statusMessage: 'Expired: its ttlMs (4000 ms) passed before it finished',
+      lastUpdatedAt: 4001,
+    });
+    const asked = requestInput(r, { k: ask }, 2);
+    expect(expire(asked, 4001)).toMatchObject({ status: 'failed', inputRequests: {} });
+  });
+
+  it('T9, T13: a task that already ended is not failed by its TTL', () => {
+    const done = finish(record('a'), { status: 'completed', result: { content: [] } }, 5);
+    expect(expire(done, 10_000)).toBe(done);
+  });
+
+  it('T17: a cancel request moves nothing; a cancel the job honours ends it cancelled, saying so', () => {
+    const r = { ...record('a'), statusMessage: 'computing: 0 of 3 s' };
+    const requested = requestCancel(r, 3);
+    expect(requested).toMatchObject({ status: 'working', cancelRequested: true });
+    expect(finish(requested, { status: 'cancelled' }, 4)).toMatchObject({
+      status: 'cancelled',
+      statusMessage: CANCELLED_MESSAGE,
+    });
   });
 });

@@ -189,7 +189,11 @@ describe('input during a task', () => {
     );
     const done = await pollUntil(h.client, taskId, terminal);
     expect(done['result']).toMatchObject({
-      content: [{ text: 'Kept a.txt: deletion was not confirmed' }],
+      content: [
+        {
+          text: 'Kept a.txt: deletion was not confirmed ("Delete it" was left unticked in the accepted form)',
+        },
+      ],
     });
   });
 
