@@ -13,6 +13,7 @@ export default defineConfig({
     // Files share a worker's module cache instead of importing the SDK, zod and xstate afresh each time;
     // a file must leave no global behind (fake timers, stubs and spies are restored where they are set).
     isolate: false,
+    setupFiles: ['tests/unit/helpers/between-files.ts'],
     // A test that asserts nothing fails: it could not have failed otherwise.
     expect: { requireAssertions: true },
   },

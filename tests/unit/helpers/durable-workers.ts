@@ -67,12 +67,15 @@ export async function until<T>(
 export function useDurableWorkers(): void {
   beforeEach(useSimulatedTime);
   afterEach(async () => {
-    await simulate(async () => {
-      for (const node of open.splice(0)) {
-        await node.harness.close();
-        node.store.close();
-      }
-    });
-    vi.useRealTimers();
+    try {
+      await simulate(async () => {
+        for (const node of open.splice(0)) {
+          await node.harness.close();
+          node.store.close();
+        }
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 }

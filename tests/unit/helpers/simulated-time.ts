@@ -23,6 +23,8 @@ export interface SimulateOptions {
   maxMs?: number;
   /** Real work in flight that the clock must wait for (e.g. HTTP requests on loopback). */
   busy?: () => boolean;
+  /** Quiet real turns that count as settled; fewer will do when `busy` tracks all the real work. */
+  quietTurns?: number;
 }
 
 /** How many quiet real turns count as "nothing more happens until a timer fires". */
@@ -31,9 +33,9 @@ const QUIET_TURNS = 8;
 const REAL_SETTLE_LIMIT_MS = 10_000;
 
 /** Lets real work run: a few turns of the event loop, and more while `busy` says something is in flight. */
-async function settle(busy: () => boolean): Promise<void> {
+async function settle(busy: () => boolean, quietTurns: number): Promise<void> {
   const started = performance.now();
-  for (let quiet = 0; quiet < QUIET_TURNS;) {
+  for (let quiet = 0; quiet < quietTurns;) {
     await realTurn();
     if (busy()) quiet = 0;
     else quiet++;
@@ -48,7 +50,7 @@ async function settle(busy: () => boolean): Promise<void> {
  */
 export async function simulate<T>(
   work: Promise<T> | (() => Promise<T>),
-  { maxMs = 120_000, busy = () => false }: SimulateOptions = {},
+  { maxMs = 120_000, busy = () => false, quietTurns = QUIET_TURNS }: SimulateOptions = {},
 ): Promise<T> {
   const running = typeof work === 'function' ? work() : work;
   let settled = false;
@@ -59,7 +61,7 @@ export async function simulate<T>(
   const deadline = Date.now() + maxMs;
   let idleSince = performance.now();
   for (;;) {
-    await settle(busy);
+    await settle(busy, quietTurns);
     if (settled) return running;
     if (Date.now() > deadline)
       throw new Error(`still not settled after ${maxMs} ms of simulated time`);

@@ -121,7 +121,9 @@ beforeAll(async () => {
     arguments: { filename: 'keep-me.txt' },
   });
   victim = String((created.body as { result: { taskId: string } }).result.taskId);
-  await expect.poll(async () => (await server.store.get(victim))?.status).toBe('input_required');
+  await vi.waitFor(async () =>
+    expect((await server.store.get(victim))?.status).toBe('input_required'),
+  );
   before = await factsOf(victim);
   expect(before.status).toBe('input_required');
 });

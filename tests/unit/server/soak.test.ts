@@ -94,5 +94,5 @@ it('T13: under sustained polling from several identities, expired tasks are purg
       expect(counts.length).toBeGreaterThan(0);
       expect(Math.max(...counts)).toBeLessThanOrEqual(bound);
     },
-    { busy: () => inFlight > 0 },
+    { busy: () => inFlight > 0, quietTurns: 2 },
   ));
