@@ -204,7 +204,9 @@ test('T17: a cancel that comes too late shows completed with "cancel requested" 
   );
   const server = detail.getByRole('region', { name: 'Server says' });
   await expect(server).toContainText('cancel requested');
-  await expect(server).toContainText('the work finished before the cancel took effect');
+  await expect(server).toContainText(
+    'the job did not end on the cancel: it finished first, or chose not to stop',
+  );
   const s = await sample(detail);
   expect(s.active).toEqual(['task.completed']);
   expect(s.active).toEqual(leaves(s.value));
