@@ -9,7 +9,6 @@
  * nodes are processes of their own, all on the same shared CPUs.
  */
 import autocannon from 'autocannon';
-import { PROTOCOL_VERSION } from '../../src/protocol/constants.ts';
 import { PgTaskStore } from '../../src/server/pg/pg-task-store.ts';
 import { LEASE_MS } from '../../src/server/task-durability.ts';
 import { startCluster } from '../cluster/start-cluster.ts';
@@ -17,35 +16,17 @@ import { spawnNode } from '../cluster/node-process.ts';
 import { stopNode } from '../cluster/start-cluster.ts';
 import type { BenchPart } from './context.ts';
 import { figure } from './figures.ts';
+import { benchMeta, mcpHeaders } from './mcp-http.ts';
 
 const PART = 'cluster';
 const CONNECTIONS = 10;
-const TOKEN = 'bench';
-
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-  'io.modelcontextprotocol/clientInfo': { name: 'bench-cluster', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {
-    extensions: { 'io.modelcontextprotocol/tasks': {} },
-  },
-};
-
-function headers(method: string, name: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': PROTOCOL_VERSION,
-    authorization: `Bearer ${TOKEN}`,
-    'mcp-method': method,
-    'mcp-name': name,
-  };
-}
+const meta = benchMeta('bench-cluster');
 
 /** Starts a `slow_compute` task of `seconds` and returns its id. */
 async function startTask(url: string, seconds: number): Promise<string> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: headers('tools/call', 'slow_compute'),
+    headers: mcpHeaders('tools/call', 'slow_compute'),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -64,7 +45,7 @@ async function load(url: string, taskId: string, seconds: number): Promise<autoc
   const result = await autocannon({
     url,
     method: 'POST',
-    headers: headers('tasks/get', taskId),
+    headers: mcpHeaders('tasks/get', taskId),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 2,

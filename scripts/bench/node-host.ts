@@ -7,33 +7,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import { PROTOCOL_VERSION } from '../../src/protocol/constants.ts';
 import type { BenchPart } from './context.ts';
 import { figure } from './figures.ts';
+import { benchMeta, mcpHeaders } from './mcp-http.ts';
 
 const PART = 'node-host';
 const CONNECTIONS = 10;
-const TOKEN = 'bench';
-
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-  'io.modelcontextprotocol/clientInfo': { name: 'bench-autocannon', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {
-    extensions: { 'io.modelcontextprotocol/tasks': {} },
-  },
-};
-
-/** The headers a Streamable HTTP client sends (README "Talking to the Node server by hand", T19). */
-function headers(method: string, name: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': PROTOCOL_VERSION,
-    authorization: `Bearer ${TOKEN}`,
-    'mcp-method': method,
-    'mcp-name': name,
-  };
-}
+const meta = benchMeta('bench-autocannon');
 
 /** Starts `args` under Node with tsx and resolves with the URL it prints once listening. */
 async function startChild(args: string[]): Promise<{ url: string; child: ChildProcess }> {
@@ -74,7 +54,7 @@ async function rpc(
     method,
     params: { ...params, _meta: meta },
   });
-  const response = await fetch(url, { method: 'POST', headers: headers(method, name), body });
+  const response = await fetch(url, { method: 'POST', headers: mcpHeaders(method, name), body });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method}: HTTP ${response.status} ${text}`);
   return { text, json: JSON.parse(text) as Record<string, unknown> };
@@ -91,7 +71,7 @@ async function load(url: string, taskId: string, seconds: number): Promise<autoc
   const result = await autocannon({
     url,
     method: 'POST',
-    headers: headers('tasks/get', taskId),
+    headers: mcpHeaders('tasks/get', taskId),
     body,
     connections: CONNECTIONS,
     duration: seconds,

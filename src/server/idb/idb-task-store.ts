@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { isTerminal } from '../../protocol/task.ts';
 import { assertDistinct, type TaskRecord, type TaskStore, type TaskUpdate } from '../task-store.ts';
 import { openServerDb, type ServerDb } from './db.ts';
+import { ReadBackQueue } from '../read-back-queue.ts';
 
 /** What goes on the channel: only which task changed; receivers read it back from the database. */
 const ChangeSchema = z.object({ taskId: z.string().min(1) });
@@ -18,8 +19,12 @@ export class IdbTaskStore implements TaskStore {
   readonly #listeners = new Set<(record: TaskRecord) => void>();
   readonly #channel: BroadcastChannel;
   /** Tasks another worker changed that are still to be read back and announced here. */
-  readonly #toAnnounce = new Set<string>();
-  #announcing = false;
+  /** Other workers' changes, read back together (one read at a time, not one per changed task). */
+  readonly #readBack = new ReadBackQueue(
+    async (taskIds) =>
+      (await this.#getMany(taskIds)).filter((record): record is TaskRecord => record !== undefined),
+    (record) => this.#notify(record),
+  );
   #db: Promise<ServerDb> | undefined;
   #closed = false;
   #onBlocked: () => void = () => {};
@@ -29,7 +34,7 @@ export class IdbTaskStore implements TaskStore {
     this.#channel = new BroadcastChannel(`mcp-tasks-playground:${name}`);
     this.#channel.addEventListener('message', (event: MessageEvent<unknown>) => {
       const change = ChangeSchema.safeParse(event.data);
-      if (change.success) this.#announceStored(change.data.taskId);
+      if (change.success) this.#readBack.add([change.data.taskId]);
     });
   }
 
@@ -174,29 +179,6 @@ export class IdbTaskStore implements TaskStore {
   #changed(record: TaskRecord): void {
     this.#notify(record);
     this.#channel.postMessage({ taskId: record.taskId });
-  }
-
-  /**
-   * Reads back a task another worker changed and tells this worker's listeners. Changes that
-   * arrive while a read is under way wait and are read together, in one transaction: another
-   * tab's runner writing a hundred tasks a second would otherwise cost a hundred reads here.
-   */
-  #announceStored(taskId: string): void {
-    this.#toAnnounce.add(taskId);
-    if (this.#announcing) return;
-    this.#announcing = true;
-    void (async () => {
-      try {
-        while (this.#toAnnounce.size > 0) {
-          const taskIds = [...this.#toAnnounce];
-          this.#toAnnounce.clear();
-          const records = await this.#getMany(taskIds).catch(() => []);
-          for (const record of records) if (record) this.#notify(record);
-        }
-      } finally {
-        this.#announcing = false;
-      }
-    })();
   }
 
   async #getMany(taskIds: readonly string[]): Promise<(TaskRecord | undefined)[]> {

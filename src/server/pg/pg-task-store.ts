@@ -26,6 +26,7 @@ import {
 import { migrate } from './migrations.ts';
 import { isUnavailable } from './unavailable.ts';
 import { PgChangeListener } from './change-listener.ts';
+import { ReadBackQueue } from '../read-back-queue.ts';
 
 export interface PgTaskStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -52,8 +53,16 @@ export class PgTaskStore implements TaskStore {
   readonly #channel: string;
   readonly #table: string;
   /** Tasks another node changed that are still to be read back and announced here. */
-  readonly #toAnnounce = new Set<string>();
-  #announcing = false;
+  /** Other nodes' changes, read back together (one query at a time, not one per changed task). */
+  readonly #readBack = new ReadBackQueue(
+    async (taskIds) =>
+      (
+        await this.#query(`SELECT record FROM ${this.#table} WHERE task_id = ANY($1)`, [
+          [...taskIds],
+        ])
+      ).rows.map((row) => parseRecord(row.record)),
+    (record) => this.#notify(record),
+  );
 
   private constructor(options: PgTaskStoreOptions, schema: string) {
     this.#pool = new pg.Pool({
@@ -230,24 +239,7 @@ export class PgTaskStore implements TaskStore {
     }
     const change = ChangeSchema.safeParse(parsed);
     if (!change.success || change.data.from === this.#instance) return;
-    for (const taskId of change.data.ids) this.#toAnnounce.add(taskId);
-    if (this.#announcing) return;
-    this.#announcing = true;
-    void (async () => {
-      try {
-        while (this.#toAnnounce.size > 0) {
-          const taskIds = [...this.#toAnnounce];
-          this.#toAnnounce.clear();
-          const { rows } = await this.#query(
-            `SELECT record FROM ${this.#table} WHERE task_id = ANY($1)`,
-            [taskIds],
-          ).catch(() => ({ rows: [] as { record: string }[] }));
-          for (const row of rows) this.#notify(parseRecord(row.record));
-        }
-      } finally {
-        this.#announcing = false;
-      }
-    })();
+    this.#readBack.add(change.data.ids);
   }
 
   #notify(record: TaskRecord): void {
