@@ -12,20 +12,16 @@
  *
  * A runner's jobs write through one queue (batched-writes.ts): their
  * reports and checkpoints share one store transaction at a time. One timer
- * renews every lease the runner holds, in one write of its own.
+ * renews every lease the runner holds, in one write of its own
+ * (lease-heartbeat.ts); asking for input is job-input.ts.
  */
 import { ErrorCode } from '../protocol/constants.ts';
-import { isTerminal, type CallToolResult, type InputRequest } from '../protocol/task.ts';
+import { isTerminal, type CallToolResult } from '../protocol/task.ts';
 import { BatchedWrites } from './batched-writes.ts';
-import {
-  allAnswered,
-  finish,
-  requestInput,
-  takeResponses,
-  withStatusMessage,
-  type Outcome,
-} from './task-lifecycle.ts';
+import { askInput } from './job-input.ts';
+import { finish, withStatusMessage, type Outcome } from './task-lifecycle.ts';
 import { JobClock } from './job-clock.ts';
+import { LeaseHeartbeat } from './lease-heartbeat.ts';
 import {
   claimLease,
   dropLease,
@@ -33,7 +29,6 @@ import {
   holdsLease,
   LEASE_MS,
   markResumed,
-  rememberTaken,
   withCheckpoint,
 } from './task-durability.ts';
 import type { Lease, TaskRecord, TaskStore, TaskUpdate } from './task-store.ts';
@@ -71,13 +66,8 @@ export class JobRunner {
   readonly #clock: JobClock;
   readonly #writes: BatchedWrites;
   readonly #running = new Map<string, Promise<void>>();
-  /** The jobs running here under their task's lease, each with how to stop it without writing anything more. */
-  readonly #held = new Map<string, () => void>();
-  /** Renews every lease in `#held`; runs only while there is one, so an idle runner keeps no timer. */
-  #heartbeat: ReturnType<typeof setInterval> | undefined;
-  /** The renewal being stored, and whether a heartbeat came meanwhile. */
-  #renewal: Promise<void> | undefined;
-  #renewAgain = false;
+  /** The leases of the jobs running here, and the timer that renews them. */
+  readonly #heartbeat: LeaseHeartbeat;
   /** What each running job does with a write to its task: one store subscription serves them all. */
   readonly #watchers = new Map<string, (record: TaskRecord) => void>();
   readonly #unsubscribe: () => void;
@@ -91,6 +81,14 @@ export class JobRunner {
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.#clock = options.clock ?? new JobClock();
     this.#writes = new BatchedWrites(store);
+    this.#heartbeat = new LeaseHeartbeat({
+      store,
+      holder: this.#holder,
+      now: this.#now,
+      leaseMs: this.#leaseMs,
+      heartbeatMs: this.#heartbeatMs,
+      isStopped: () => this.#stopped,
+    });
     this.#unsubscribe = store.subscribe((record) => this.#watchers.get(record.taskId)?.(record));
   }
 
@@ -179,8 +177,7 @@ export class JobRunner {
    */
   stop(): void {
     this.#stopped = true;
-    for (const abandon of [...this.#held.values()]) abandon();
-    this.#stopHeartbeat();
+    this.#heartbeat.abandonAll();
     this.#unsubscribe();
   }
 
@@ -268,50 +265,6 @@ export class JobRunner {
     );
   }
 
-  /**
-   * Renews every lease held here in one store write, a transaction of its own: it does not
-   * queue behind the jobs' batched writes, where it would wait for the batch being stored and
-   * then for its own. With two tabs under load, renewals that late let the other tab's worker
-   * take live jobs over. A job whose renewal finds the lease gone (another runner took it, or
-   * the task was deleted) is abandoned, as is every job when the write fails.
-   */
-  #renewLeases(): void {
-    // One renewal at a time: a heartbeat that comes meanwhile renews the moment it is stored, so
-    // a slow write costs the next renewal no more than its own lateness.
-    if (this.#renewal) {
-      this.#renewAgain = true;
-      return;
-    }
-    const held = [...this.#held];
-    if (held.length === 0) return;
-    // The new expiry is reckoned when the write is stored, however long it waited for its turn.
-    const renew: TaskUpdate = (r) =>
-      !this.#stopped && holdsLease(r, this.#holder)
-        ? claimLease(r, this.#holder, this.#now(), this.#leaseMs)
-        : r;
-    this.#renewal = this.#store
-      .updateMany(
-        held.map(([taskId]) => taskId),
-        renew,
-      )
-      .then(
-        (records) =>
-          records.forEach((record, i) => holdsLease(record, this.#holder) || held[i]![1]()),
-        () => held.forEach(([, abandon]) => abandon()),
-      )
-      .finally(() => {
-        this.#renewal = undefined;
-        if (!this.#renewAgain) return;
-        this.#renewAgain = false;
-        this.#renewLeases();
-      });
-  }
-
-  #stopHeartbeat(): void {
-    clearInterval(this.#heartbeat);
-    this.#heartbeat = undefined;
-  }
-
   async #runTask(
     taskId: string,
     job: Job,
@@ -326,11 +279,10 @@ export class JobRunner {
     const abandon = (): void => {
       abandoned = true;
       // Only this run's entry: a late renewal may abandon a run after the same task started again here.
-      if (this.#held.get(taskId) === abandon) this.#held.delete(taskId);
+      this.#heartbeat.release(taskId, abandon);
       controller.abort();
     };
-    this.#held.set(taskId, abandon);
-    this.#heartbeat ??= setInterval(() => this.#renewLeases(), this.#heartbeatMs);
+    this.#heartbeat.hold(taskId, abandon);
     // Cancel requests, expiry and take-overs arrive as store writes, possibly from another node.
     this.#watchers.set(taskId, (record) => {
       if (record.cancelRequested || isTerminal(record.status)) controller.abort();
@@ -349,7 +301,12 @@ export class JobRunner {
       sleep: (ms) => this.#clock.sleep(ms, controller.signal),
       sleepThroughCancel: (ms) => this.#clock.sleep(ms),
       askInput: (requests) =>
-        this.#askInput(
+        askInput(
+          {
+            write: (id, change) => this.#write(id, change),
+            get: (id) => this.#store.get(id),
+            now: this.#now,
+          },
           taskId,
           requests,
           controller.signal,
@@ -370,60 +327,10 @@ export class JobRunner {
       outcome = outcomeOfError(error);
     } finally {
       this.#watchers.delete(taskId);
-      if (this.#held.get(taskId) === abandon) this.#held.delete(taskId);
-      if (this.#held.size === 0) this.#stopHeartbeat();
+      this.#heartbeat.end(taskId, abandon);
     }
     if (abandoned) return;
     await this.#write(taskId, (r) => dropLease(finish(r, outcome, this.#now())));
-  }
-
-  async #askInput(
-    taskId: string,
-    requests: Record<string, InputRequest>,
-    signal: AbortSignal,
-    waiters: Set<(record: TaskRecord) => void>,
-    issuedBefore: ReadonlySet<string>,
-  ): Promise<Record<string, unknown>> {
-    if (signal.aborted) throw new JobCancelled();
-    // A resumed job asks again what an earlier run asked: wait for those keys, never issue them twice (T14).
-    const fresh = Object.fromEntries(
-      Object.entries(requests).filter(([key]) => !issuedBefore.has(key)),
-    );
-    const current =
-      Object.keys(fresh).length > 0
-        ? await this.#write(taskId, (r) => requestInput(r, fresh, this.#now()))
-        : await this.#store.get(taskId);
-    // Answers an earlier run already took come back from the record.
-    const taken = current?.takenResponses ?? {};
-    const takenBefore = Object.fromEntries(
-      Object.keys(requests)
-        .filter((key) => Object.hasOwn(taken, key))
-        .map((key) => [key, taken[key]]),
-    );
-    const keys = Object.keys(requests).filter((key) => !Object.hasOwn(takenBefore, key));
-    if (keys.length === 0) return takenBefore;
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const onAbort = (): void => {
-        if (settled) return;
-        settled = true;
-        waiters.delete(check);
-        reject(new JobCancelled());
-      };
-      const check = (record: TaskRecord): void => {
-        if (settled || !allAnswered(record, keys)) return;
-        settled = true;
-        waiters.delete(check);
-        signal.removeEventListener('abort', onAbort);
-        const answers = Object.fromEntries(keys.map((key) => [key, record.inputResponses[key]]));
-        this.#write(taskId, (r) =>
-          rememberTaken(takeResponses(r, keys, this.#now()), answers),
-        ).then(() => resolve({ ...takenBefore, ...answers }), reject);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      waiters.add(check);
-      if (current) check(current);
-    });
   }
 }
 
