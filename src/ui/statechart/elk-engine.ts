@@ -37,6 +37,9 @@ function isReply(data: unknown): data is Reply {
   );
 }
 
+/** The performance mark each layout in the worker leaves, its `detail.elapsedMs` elk's own time. */
+export const LAYOUT_MARK = 'statechart-layout';
+
 /** elk in a Web Worker, started on the first layout. */
 export function workerEngine(): LayoutEngine {
   let worker: Worker | undefined;
@@ -57,7 +60,11 @@ export function workerEngine(): LayoutEngine {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
       if ('error' in reply) waiting?.reject(new Error(reply.error));
-      else waiting?.resolve({ graph: reply.graph, elapsedMs: reply.elapsedMs });
+      else {
+        // A User Timing mark, so a measuring script reads elk's time the way it reads any other.
+        performance.mark(LAYOUT_MARK, { detail: { elapsedMs: reply.elapsedMs } });
+        waiting?.resolve({ graph: reply.graph, elapsedMs: reply.elapsedMs });
+      }
     };
     started.onerror = (event) => {
       for (const waiting of pending.values())
