@@ -50,7 +50,14 @@ export function spawnNode(options: SpawnNodeOptions): Promise<NodeProcess> {
     options.name,
     ...(options.args ?? []),
   ]);
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a Ctrl-C in the terminal reaches only the cluster, which then
+  // stops each node once, instead of every node also getting the terminal's SIGINT and then
+  // the cluster's SIGTERM as a second, impatient signal.
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const exited = new Promise<number | string>((done) =>
     child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
   );
