@@ -24,7 +24,7 @@ export interface NodeProcess {
 
 export interface SpawnNodeOptions {
   name: string;
-  /** `memory` or a PostgreSQL URL, passed as `--store`. */
+  /** `memory` or a PostgreSQL URL, passed in the environment as `MCP_TASKS_STORE`. */
   store: string;
   /** 0 (the default) for any free port. */
   port?: number;
@@ -44,8 +44,6 @@ export function spawnNode(options: SpawnNodeOptions): Promise<NodeProcess> {
   const [command, args] = nodeCommand([
     '--port',
     String(options.port ?? 0),
-    '--store',
-    options.store,
     '--node-id',
     options.name,
     ...(options.args ?? []),
@@ -55,6 +53,8 @@ export function spawnNode(options: SpawnNodeOptions): Promise<NodeProcess> {
   // the cluster's SIGTERM as a second, impatient signal.
   const child = spawn(command, args, {
     cwd: ROOT,
+    // The store's URL (with its password) goes in the environment, not on the command line.
+    env: { ...process.env, MCP_TASKS_STORE: options.store },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

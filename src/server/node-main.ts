@@ -24,7 +24,8 @@ over Streamable HTTP at http://H:N/mcp.
   --host H    address to bind (env HOST, default 127.0.0.1)
   --store S   where tasks live: memory (default; this process only) or
               postgres://user:password@host:port/database, shared by every
-              node given the same URL (tables are created on first use)
+              node given the same URL (tables are created on first use);
+              env MCP_TASKS_STORE, which keeps a password out of the process list
   --node-id ID
               this node's name in job leases (default: random), so a
               cluster's operator can tell which node runs which job
@@ -94,7 +95,8 @@ function parseCli(
       message: `Invalid --report-stats "${statsText}": expected milliseconds, at least 100`,
     };
   }
-  const store = parseStoreOption(values.store);
+  // MCP_TASKS_STORE keeps a database password off the command line, where `ps` shows it to every user.
+  const store = parseStoreOption(values.store ?? env['MCP_TASKS_STORE']);
   if (store.kind === 'error') return store;
   const nodeId = values['node-id'];
   if (nodeId !== undefined && !/^[\w.-]{1,64}$/.test(nodeId))

@@ -38,3 +38,8 @@ export function codeSpans(text: string): { text: string; code: boolean }[] {
     .map((part, i) => ({ text: part, code: i % 2 === 1 }))
     .filter((part) => part.text !== '');
 }
+
+/** `count` and the noun, plural unless the count is one: "1 fault", "3 faults". */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeSpans } from '../../../src/ui/format.ts';
+import { codeSpans, counted } from '../../../src/ui/format.ts';
 
 describe('codeSpans', () => {
   it('splits Markdown code spans from plain text', () => {
@@ -13,5 +13,14 @@ describe('codeSpans', () => {
   it('leaves a lone backtick and markup as plain text', () => {
     expect(codeSpans('a ` b <b>c</b>')).toEqual([{ text: 'a ` b <b>c</b>', code: false }]);
     expect(codeSpans('`<img src=x>`')).toEqual([{ text: '<img src=x>', code: true }]);
+  });
+});
+
+describe('counted', () => {
+  it('says one without the plural and every other count with it', () => {
+    expect(counted(1, 'fault')).toBe('1 fault');
+    expect(counted(0, 'fault')).toBe('0 faults');
+    expect(counted(3, 'poll')).toBe('3 polls');
+    expect(counted(2, 'entry', 'entries')).toBe('2 entries');
   });
 });
