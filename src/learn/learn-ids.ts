@@ -29,6 +29,7 @@ export const SCENARIO_IDS = [
   'poll-interval-honoured',
   'push-and-poll',
   'result-type',
+  'lost-handle',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
