@@ -30,6 +30,7 @@ export const SCENARIO_IDS = [
   'push-and-poll',
   'result-type',
   'lost-handle',
+  'lost-request',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 

@@ -10,6 +10,7 @@ import { happyPath } from './catalog/happy-path.ts';
 import { inputRequiredOnce, partialAnswers } from './catalog/input.ts';
 import { killDurableStore, killMemoryStore } from './catalog/kill-stores.ts';
 import { lostHandle } from './catalog/lost-handle.ts';
+import { lostRequest } from './catalog/lost-request.ts';
 import { noToolFlag } from './catalog/no-tool-flag.ts';
 import { pollIntervalHonoured, pushAndPoll } from './catalog/polling.ts';
 import { reloadMidTask } from './catalog/reload-mid-task.ts';
@@ -28,6 +29,7 @@ export const scenarios = [
   removedMethods,
   dropAfterCreate,
   lostHandle,
+  lostRequest,
   reloadMidTask,
   killMemoryStore,
   killDurableStore,
