@@ -35,6 +35,21 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     specIds: ['T6', 'T7', 'T8', 'T10'],
   },
   {
+    id: 'result-type',
+    question: 'What does `resultType` say, and which values can it take?',
+    answer:
+      'Every result object says what kind of result it is. `"complete"` is an ordinary result: a `CallToolResult`, and also every `tasks/get`, `tasks/update` and `tasks/cancel` answer, even about a task still `working`. `"task"` appears only on a task handle answering a `tools/call`, a `taskId` to poll. `"input_required"` is an interim result of the core multi-round-trip flow: the server needs input before anything exists, and the client answers by sending the same `tools/call` again with `inputResponses`, not with `tasks/update` (`test_tool_with_task`). A result with no `resultType`, from an older server, is read as `"complete"`.',
+    proveIt: 'result-type',
+    alsoSee: ['happy-path'],
+    tests: [
+      {
+        file: 'tests/unit/client/tool-call.test.ts',
+        name: 'C4: a tools/call result with no resultType (an older server) is read as "complete"; an unknown one is refused',
+      },
+    ],
+    specIds: ['C4', 'T7', 'T10', 'T16', 'M6'],
+  },
+  {
     id: 'who-decides',
     question: 'Who decides whether a call becomes a task, and what must the client declare?',
     answer:

@@ -28,6 +28,7 @@ export const SCENARIO_IDS = [
   'handle-not-session',
   'poll-interval-honoured',
   'push-and-poll',
+  'result-type',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 

@@ -60,7 +60,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     myth: '`resultType: "input_required"` and `status: "input_required"` are the same thing.',
     truth:
       'The first answers the `tools/call` itself before any task exists, and the client re-sends the call with `inputResponses` (`test_tool_with_task`); the second is the status of a task that exists, answered with `tasks/update` (`confirm_delete`).',
-    experiment: 'input-required-once',
+    experiment: 'result-type',
     tests: [
       {
         file: 'tests/unit/server/misconceptions-input-required.test.ts',

@@ -13,6 +13,7 @@ import { noToolFlag } from './catalog/no-tool-flag.ts';
 import { pollIntervalHonoured, pushAndPoll } from './catalog/polling.ts';
 import { reloadMidTask } from './catalog/reload-mid-task.ts';
 import { removedMethods } from './catalog/removed-methods.ts';
+import { resultType } from './catalog/result-type.ts';
 import { toolVsProtocolError } from './catalog/tool-vs-protocol-error.ts';
 import { ttlExpiry } from './catalog/ttl-expiry.ts';
 import type { ScenarioDefinition } from './scenario.ts';
@@ -20,6 +21,7 @@ import type { ScenarioDefinition } from './scenario.ts';
 /** In the order the Scenarios list shows them. */
 export const scenarios = [
   happyPath,
+  resultType,
   extensionOff,
   noToolFlag,
   removedMethods,
