@@ -8,16 +8,13 @@
  * in this one; with 2 cores, that is one core each.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
 import type { BenchPart } from './context.ts';
-import { figure, median } from './figures.ts';
+import { figure } from './figures.ts';
+import { measure, tasksGet, type Call, type Measured } from './load-rounds.ts';
 import { benchMeta, mcpHeaders } from './mcp-http.ts';
 
 const PART = 'node-host';
 const CONNECTIONS = 10;
-/** Linux's USER_HZ, the unit of CPU times in /proc/<pid>/stat (100 on every common build). */
-const CLOCK_TICKS_PER_SECOND = 100;
 const meta = benchMeta('bench-autocannon');
 
 /** Starts `args` under Node with tsx and resolves with the URL it prints once listening. */
@@ -65,106 +62,6 @@ async function rpc(
   return { text, json: JSON.parse(text) as Record<string, unknown> };
 }
 
-/** A request to load a server with: its method, routing name (T19) and params. */
-interface Call {
-  method: string;
-  name: string;
-  params: Record<string, unknown>;
-}
-
-const tasksGet = (taskId: string): Call => ({
-  method: 'tasks/get',
-  name: taskId,
-  params: { taskId },
-});
-
-/** One autocannon run; throws on any error or non-2xx answer, which would make the figures meaningless. */
-async function load(url: string, call: Call, seconds: number): Promise<autocannon.Result> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 2,
-    method: call.method,
-    params: { ...call.params, _meta: meta },
-  });
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    headers: mcpHeaders(call.method, call.name),
-    body,
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(
-      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total}`,
-    );
-  }
-  return result;
-}
-
-/** One server under load: what it is called in the table, where it is, what it is sent. */
-interface Target {
-  label: string;
-  url: string;
-  pid: number | undefined;
-  call: Call;
-}
-
-/** A target's figures, over every round. */
-interface Measured {
-  /** Requests answered per second of load, all rounds together. */
-  throughput: number;
-  /** The median of the rounds' p50 and p99. */
-  p50: number;
-  p99: number;
-  /** The server process's CPU time (user + system) per answered request, in µs; NaN off Linux. */
-  cpuPerRequestUs: number;
-}
-
-/** The process's CPU time so far (user + system), in ms, from /proc; NaN where there is none. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command (which may hold spaces, so split after its closing parenthesis).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * Loads every target in turn, `rounds` times over, so a change in the
- * machine's load (it is shared) falls on all of them alike rather than on
- * whichever ran last.
- */
-async function measure(
-  targets: readonly Target[],
-  rounds: number,
-  seconds: number,
-): Promise<Measured[]> {
-  const runs = targets.map(() => [] as { result: autocannon.Result; cpu: number }[]);
-  for (const target of targets) await load(target.url, target.call, 1); // warm-up
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, target] of targets.entries()) {
-      const before = cpuMs(target.pid);
-      const result = await load(target.url, target.call, seconds);
-      runs[i]!.push({ result, cpu: cpuMs(target.pid) - before });
-    }
-  }
-  return runs.map((rounds) => {
-    const answered = rounds.reduce((sum, r) => sum + r.result.requests.total, 0);
-    const loadedSeconds = rounds.reduce((sum, r) => sum + r.result.duration, 0);
-    const cpu = rounds.reduce((sum, r) => sum + r.cpu, 0);
-    return {
-      throughput: answered / loadedSeconds,
-      p50: median(rounds.map((r) => r.result.latency.p50)),
-      p99: median(rounds.map((r) => r.result.latency.p99)),
-      cpuPerRequestUs: (cpu * 1000) / answered,
-    };
-  });
-}
-
 export const nodeHost: BenchPart = {
   name: PART,
   async run(ctx) {
@@ -208,8 +105,7 @@ export const nodeHost: BenchPart = {
           { label: 'SDK greet', url: sdk.url, pid: sdk.child.pid, call: greet },
           { label: 'bare', url: bare.url, pid: bare.child.pid, call: tasksGet(taskId) },
         ],
-        rounds,
-        seconds,
+        { rounds, seconds, connections: CONNECTIONS, clientName: 'bench-autocannon' },
       );
     } finally {
       await Promise.all([stop(host.child), stop(bare.child), stop(sdk.child)]);
