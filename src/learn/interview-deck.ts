@@ -129,6 +129,16 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
   },
   {
+    id: 'lost-request',
+    question:
+      'A request is lost in flight. What happens to a synchronous `tools/call`, and what to a `tasks/get`?',
+    answer:
+      'Protocol 2026-07-28 has no sessions (no `Mcp-Session-Id`) and no stream resumability (no `Last-Event-ID`, no event ids), so nothing can pick an answer up where a broken transport left it. The request is lost, and the client re-issues it under a new JSON-RPC id. A synchronous `tools/call` then runs its tool again from the start, which is safe only for work that may be done twice. A lost `tasks/get` costs nothing: the client polls again with the same `taskId`, and the work on the server never stopped. The one request of a task that is not safe to repeat is the `tools/call` that creates it: if its handle is lost, the re-issued call makes a second task.',
+    proveIt: 'lost-request',
+    alsoSee: ['lost-handle'],
+    specIds: ['C1', 'C8', 'T12', 'M7'],
+  },
+  {
     id: 'operational-consequence',
     question: 'What is the operational consequence for whoever runs the server?',
     answer:

@@ -29,6 +29,8 @@ export const SCENARIO_IDS = [
   'poll-interval-honoured',
   'push-and-poll',
   'result-type',
+  'lost-handle',
+  'lost-request',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 

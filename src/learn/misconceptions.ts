@@ -78,7 +78,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     myth: 'If the answer to a `tools/call` is lost, sending the call again finds the same task.',
     truth:
       'Creating a task is not idempotent: the re-sent call, under a new JSON-RPC id, creates a second task while the first runs on unseen until its TTL. Only a handle that arrived can be followed, and then any connection can follow it.',
-    experiment: 'drop-after-create',
+    experiment: 'lost-handle',
     tests: [
       {
         file: 'tests/unit/server/misconceptions-lost-handle.test.ts',

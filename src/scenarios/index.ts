@@ -9,6 +9,8 @@ import { handleNotSession } from './catalog/handle-not-session.ts';
 import { happyPath } from './catalog/happy-path.ts';
 import { inputRequiredOnce, partialAnswers } from './catalog/input.ts';
 import { killDurableStore, killMemoryStore } from './catalog/kill-stores.ts';
+import { lostHandle } from './catalog/lost-handle.ts';
+import { lostRequest } from './catalog/lost-request.ts';
 import { noToolFlag } from './catalog/no-tool-flag.ts';
 import { pollIntervalHonoured, pushAndPoll } from './catalog/polling.ts';
 import { reloadMidTask } from './catalog/reload-mid-task.ts';
@@ -26,6 +28,8 @@ export const scenarios = [
   noToolFlag,
   removedMethods,
   dropAfterCreate,
+  lostHandle,
+  lostRequest,
   reloadMidTask,
   killMemoryStore,
   killDurableStore,

@@ -88,6 +88,8 @@ const PLANTED: readonly { id: ScenarioId; lastTask: string }[] = [
     id: 'result-type',
     lastTask: 'the confirm_delete task ended completed (server said completed)',
   },
+  { id: 'lost-handle', lastTask: 'the slow_compute task ended completed (server said completed)' },
+  { id: 'lost-request', lastTask: 'the slow_compute task ended completed (server said completed)' },
 ];
 
 for (const { id, lastTask } of PLANTED) {
