@@ -26,6 +26,7 @@ import { Emitter } from './emitter.ts';
 import { FollowedTasks } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
+import { ServedBy } from './served-by.ts';
 import { PageStorage, type PageStorageOptions } from './page-storage.ts';
 import type {
   ConnectionStatus,
@@ -78,7 +79,9 @@ export class PageSession {
       server: options.endpoint,
       scheduler: this.#scheduler,
     });
-    this.network.onPacketUpdate((update) => this.#events.emit('packet', update));
+    const served = new ServedBy(options.endpoint, this.network, (u) =>
+      this.#events.emit('packet', u),
+    );
     // The network (a rule, or the panel) may kill or start the server.
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
@@ -89,10 +92,10 @@ export class PageSession {
     });
     this.client = new RpcClient({
       ...this.#clientOptions(options.clientName ?? 'mcp-tasks-playground-page', IDENTITY),
-      onWire: (entry) => {
+      onWire: served.tagging((entry) => {
         this.#events.emit('wire', entry);
         this.#storage.journal.recordWire(entry);
-      },
+      }),
       onNotification: (notification) => {
         this.#subscription.handle(notification);
         this.#follower.notify(notification);
@@ -122,7 +125,7 @@ export class PageSession {
     this.#connections = new NamedConnections((name, identity) => ({
       ...this.#clientOptions(`mcp-tasks-playground-page (${name})`, identity),
       connection: name,
-      onWire: (entry) => this.#events.emit('wire', entry),
+      onWire: served.tagging((entry) => this.#events.emit('wire', entry)),
     }));
   }
 
