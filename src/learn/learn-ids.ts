@@ -9,6 +9,16 @@
 /** A rule id of the digest: C1-C10 (core), T1-T22 (tasks), M1-M9 (misconceptions). */
 export type SpecId = `C${number}` | `T${number}` | `M${number}`;
 
+const numbered = (prefix: 'C' | 'T' | 'M', last: number): SpecId[] =>
+  Array.from({ length: last }, (_, i) => `${prefix}${i + 1}` as SpecId);
+
+/** Every rule id of the digest, in its order (tests/unit/learn/spec-digest.test.ts holds it to the file). */
+export const SPEC_IDS: readonly SpecId[] = [
+  ...numbered('C', 10),
+  ...numbered('T', 22),
+  ...numbered('M', 9),
+];
+
 /** The scenarios the material cites; each opens the playground at `?scenario=<id>`. */
 export const SCENARIO_IDS = [
   'happy-path',

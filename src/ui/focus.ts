@@ -32,3 +32,19 @@ export function neighbourOf(
   const items = container ? [...container.querySelectorAll<HTMLElement>(selector)] : [];
   return items[index] ?? items[index - 1] ?? fallback;
 }
+
+/** What a keyboard can reach inside a form, in document order. */
+const FIELDS = 'input:not([type="hidden"]), select, textarea, button';
+
+/**
+ * Focuses the first enabled field of `container` (a form just shown for the
+ * tool the learner picked), so the next keys type into it instead of
+ * walking back through the page. False when it has none.
+ */
+export function focusFirstField(container: HTMLElement | null): boolean {
+  const field = [...(container?.querySelectorAll<HTMLElement>(FIELDS) ?? [])].find(
+    (el) => !(el as HTMLInputElement).disabled,
+  );
+  field?.focus();
+  return field !== undefined;
+}

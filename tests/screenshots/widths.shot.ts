@@ -21,6 +21,7 @@ for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await openPlayground(page);
+      await expect(page.getByRole('img', { name: /^The task lifecycle/ })).toBeVisible();
       await shoot(page, `${width}-${scheme}-1-idle`);
 
       await callTool(page, 'deploy_service');
@@ -34,6 +35,10 @@ for (const width of WIDTHS) {
       await expect(detail.getByRole('img').first()).toBeVisible();
       await shoot(page, `${width}-${scheme}-3-detail`);
       await page.keyboard.press('Escape');
+
+      await page.goto('/?view=spec&rule=T12');
+      await expect(page.getByRole('region', { name: 'Rule T12', exact: true })).toBeFocused();
+      await shoot(page, `${width}-${scheme}-5-rules`);
 
       await page.goto('/?scenario=happy-path');
       await expect(page.getByRole('status', { name: 'Scenario run' })).toBeVisible();

@@ -22,6 +22,13 @@ import { WireLog } from './wire-log.svelte.ts';
 
 export { IDENTITY };
 
+/**
+ * The tool picked before the learner picks one: a task tool, so the first
+ * call shows what the page is about (a handle, polls, a status walking the
+ * lifecycle), where `greet`, first on the list, never becomes a task.
+ */
+export const FIRST_TOOL = 'slow_compute';
+
 export class Playground {
   readonly session: PageSession;
   readonly wire = new WireLog();
@@ -102,7 +109,7 @@ export class Playground {
 
   get selectedTool(): ToolInfo | undefined {
     const tools = this.tools;
-    return tools.find((tool) => tool.name === this.#selectedTool) ?? tools[0];
+    return tools.find((tool) => tool.name === (this.#selectedTool ?? FIRST_TOOL)) ?? tools[0];
   }
 
   select(toolName: string): void {

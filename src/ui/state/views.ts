@@ -5,6 +5,7 @@ export const VIEWS = [
   { id: 'interview', label: 'Interview' },
   { id: 'myths', label: 'Myths' },
   { id: 'changed', label: 'What changed' },
+  { id: 'spec', label: 'Rules' },
 ] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
 
@@ -19,8 +20,23 @@ export function viewHref(view: ViewId, search = ''): string {
   const params = new URLSearchParams(search);
   params.delete('scenario');
   params.delete('q');
+  params.delete('rule');
   if (view === 'playground') params.delete('view');
   else params.set('view', view);
   const query = params.toString();
   return query === '' ? './' : `?${query}`;
+}
+
+/** The rule an address points at in the digest view (`?view=spec&rule=T12`), if any. */
+export function ruleFromSearch(search: string): string | undefined {
+  const params = new URLSearchParams(search);
+  return params.get('view') === 'spec' ? (params.get('rule') ?? undefined) : undefined;
+}
+
+/** The address of the digest view at rule `id`, keeping the page's other parameters as {@link viewHref} does. */
+export function ruleHref(id: string, search = ''): string {
+  const href = viewHref('spec', search);
+  const params = new URLSearchParams(href.startsWith('?') ? href : '');
+  params.set('rule', id);
+  return `?${params.toString()}`;
 }

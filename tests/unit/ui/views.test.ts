@@ -1,6 +1,6 @@
 /** The page's views in the address: `?view=...`, the playground by default. */
 import { describe, expect, it } from 'vitest';
-import { viewFromSearch, viewHref } from '../../../src/ui/state/views.ts';
+import { ruleFromSearch, ruleHref, viewFromSearch, viewHref } from '../../../src/ui/state/views.ts';
 
 describe('views', () => {
   it('reads the view from the address; anything unknown is the playground', () => {
@@ -15,5 +15,13 @@ describe('views', () => {
       '?debug=1&view=changed',
     );
     expect(viewHref('playground', '?view=myths')).toBe('./');
+  });
+
+  it('a rule id links to the digest view at that rule, and leaving the view drops the rule', () => {
+    expect(ruleHref('T12', '?scenario=happy-path&debug=1')).toBe('?debug=1&view=spec&rule=T12');
+    expect(ruleFromSearch('?view=spec&rule=T12')).toBe('T12');
+    expect(ruleFromSearch('?view=myths&rule=T12')).toBeUndefined();
+    expect(viewFromSearch('?view=spec&rule=T12')).toBe('spec');
+    expect(viewHref('myths', '?view=spec&rule=T12')).toBe('?view=myths');
   });
 });
