@@ -24,6 +24,7 @@ import { Emitter } from './emitter.ts';
 import { FollowedTasks, isDone, taskIdOf } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
+import { ServedBy } from './served-by.ts';
 import { PageStorage, type PageStorageOptions } from './page-storage.ts';
 import type {
   ConnectionStatus,
@@ -62,7 +63,7 @@ export class PageSession {
   readonly #subscription: TaskSubscription;
   readonly #tasks: FollowedTasks;
   readonly #connections: NamedConnections;
-  /** What the page heard about each task, and the faults that hit it (wire log, sequence, cards). */
+  /** What the page heard about each task, and the faults (a rule or the panel may kill the server) that hit it. */
   readonly news: TaskNews;
   #connection: ConnectionStatus = { state: 'connecting', detail: undefined, info: { attempt: 0 } };
   #tools: ToolsStatus = { tools: [], error: undefined };
@@ -79,7 +80,9 @@ export class PageSession {
       server: options.endpoint,
       scheduler: this.#scheduler,
     });
-    this.network.onPacketUpdate((update) => this.#events.emit('packet', update));
+    const served = new ServedBy(options.endpoint, this.network, (u) =>
+      this.#events.emit('packet', u),
+    );
     this.news = new TaskNews({
       generation: () => this.#endpoint.generation,
       store: () => this.storage.serverStore.running ?? this.storage.serverStore.chosen,
@@ -89,7 +92,6 @@ export class PageSession {
       liveTaskIds: () => this.#tasks.actors.filter((a) => !isDone(a)).map(taskIdOf),
     });
     this.news.listen(this.#events, this.network.log);
-    // The network (a rule, or the panel) may kill or start the server.
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
     });
@@ -99,10 +101,10 @@ export class PageSession {
     });
     this.client = new RpcClient({
       ...this.#clientOptions(options.clientName ?? 'mcp-tasks-playground-page', IDENTITY),
-      onWire: (entry) => {
+      onWire: served.tagging((entry) => {
         this.#events.emit('wire', entry);
         this.#storage.journal.recordWire(entry);
-      },
+      }),
       onNotification: (notification) => {
         this.#subscription.handle(notification);
         this.#follower.notify(notification);
@@ -132,7 +134,7 @@ export class PageSession {
     this.#connections = new NamedConnections((name, identity) => ({
       ...this.#clientOptions(`mcp-tasks-playground-page (${name})`, identity),
       connection: name,
-      onWire: (entry) => this.#events.emit('wire', entry),
+      onWire: served.tagging((entry) => this.#events.emit('wire', entry)),
     }));
   }
 

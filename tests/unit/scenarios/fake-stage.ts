@@ -72,6 +72,7 @@ export class FakeStage implements ScenarioStage {
       reissueOf: undefined,
       reissueReason: undefined,
       net: undefined,
+      node: undefined,
       message: {},
       search: '',
       connection: undefined,
@@ -117,6 +118,9 @@ export class FakeStage implements ScenarioStage {
   }
   answer(taskId: string, key: string): void {
     this.actions.push(`answer ${taskId} ${key}`);
+  }
+  answerCall(toolName: string, key: string): void {
+    this.actions.push(`answer call ${toolName} ${key}`);
   }
   cancel(taskId: string): void {
     this.actions.push(`cancel ${taskId}`);
