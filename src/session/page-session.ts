@@ -63,7 +63,7 @@ export class PageSession {
   readonly #subscription: TaskSubscription;
   readonly #tasks: FollowedTasks;
   readonly #connections: NamedConnections;
-  /** What the page heard about each task, and the faults (a rule or the panel may kill the server) that hit it. */
+  /** What the page heard about each task, and the faults that hit it (wire log, sequence, cards). */
   readonly news: TaskNews;
   #connection: ConnectionStatus = { state: 'connecting', detail: undefined, info: { attempt: 0 } };
   #tools: ToolsStatus = { tools: [], error: undefined };

@@ -33,8 +33,8 @@ import type {
   RpcError,
   TaskStatus,
 } from '../../protocol/task.ts';
-import { NO_NEWS, type TaskNews, type TaskNewsSnapshot } from '../../session/task-news.ts';
 import { perFrame } from './per-frame.ts';
+import { NO_NEWS, type TaskNews, type TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;

@@ -45,6 +45,7 @@ function taskView(task: FollowedTask): TaskView {
     result: task.result,
     error: task.error,
     resumes: task.jobProgress?.resumes ?? 0,
+    takeover: task.jobProgress?.takeover,
   };
 }
 
@@ -78,7 +79,7 @@ export class PageStage implements ScenarioStage {
     this.#probes = [];
     this.#peers = [];
     this.#storeKeeper.entering();
-    await prepareScenario(this.#session, setup);
+    await prepareScenario(this.#session, setup, this.#playground.cluster?.endpoint);
   }
 
   leave(): void {
@@ -188,6 +189,18 @@ export class PageStage implements ScenarioStage {
 
   restartServer(): void {
     this.#session.restartServer();
+  }
+
+  killNode(node: number): void {
+    this.#playground.cluster?.kill(node);
+  }
+
+  restartNode(node: number): void {
+    this.#playground.cluster?.restart(node);
+  }
+
+  cutNode(node: number, cut: boolean): void {
+    this.#playground.cluster?.setCut(node, cut);
   }
 
   arm(trigger: TriggerId, action: RuleAction): void {
