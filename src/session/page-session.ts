@@ -92,7 +92,6 @@ export class PageSession {
       liveTaskIds: () => this.#tasks.actors.filter((a) => !isDone(a)).map(taskIdOf),
     });
     this.news.listen(this.#events, this.network.log);
-    // The network (a rule, or the panel) may kill or start the server.
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
     });
