@@ -92,7 +92,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     myth: 'A task was created, so the call succeeded.',
     truth:
       'Creation is a receipt: the handle of a call that will fail looks like one that will succeed. The outcome is `completed` (maybe with `isError: true`), `failed` or `cancelled`, read from the final `tasks/get`.',
-    experiment: 'tool-vs-protocol-error',
+    experiment: 'created-not-success',
     tests: [
       {
         file: 'tests/unit/server/misconceptions-outcome.test.ts',

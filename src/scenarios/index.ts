@@ -3,6 +3,7 @@
  * page opens one with `?scenario=<id>`, and tests read `specIds`.
  */
 import { cancelRace, ignoresCancel } from './catalog/cancel.ts';
+import { createdNotSuccess } from './catalog/created-not-success.ts';
 import { dropAfterCreate } from './catalog/drop-after-create.ts';
 import { extensionOff } from './catalog/extension-off.ts';
 import { handleNotSession } from './catalog/handle-not-session.ts';
@@ -38,6 +39,7 @@ export const scenarios = [
   cancelRace,
   ignoresCancel,
   toolVsProtocolError,
+  createdNotSuccess,
   ttlExpiry,
   handleNotSession,
   pollIntervalHonoured,
