@@ -1,8 +1,8 @@
 /**
  * Common wrong statements about the Tasks extension, each with why it is
  * wrong and the scenario that disproves it on the wire. M1-M9 are the
- * digest's own list; the rest come from the same rules. M6-M9 have no
- * scenario of their own yet: the experiment shows the nearest thing on the
+ * digest's own list; the rest come from the same rules. M9 has no
+ * scenario of its own: its experiment shows the nearest thing on the
  * wire, and the cited tests prove the rest on the real server. Where the truth
  * says more than its experiment shows, `tests` names the tests that prove
  * the rest.
