@@ -19,7 +19,7 @@ const cluster = new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
 const session = new PageSession({ endpoint: cluster });
 cluster.reportTo(session.network.log, () => session.network.scheduler.now());
 markRestoreForBench(session);
-const playground = new Playground(session);
+const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
 mount(App, { target: document.getElementById('app')!, props: { playground, scenarios } });
 void session.start().then(() => {

@@ -8,10 +8,13 @@
  * The snapshot is read through @xstate/svelte's `useSelector` (as a store,
  * turned into a reactive value by `fromStore`): the actor is subscribed to
  * only while something on screen reads it, and nothing is copied by hand.
+ * What is drawn changes at most once per animation frame (`perFrame`): card
+ * state must be read through this class, never from the actor directly.
  * Facts the machine's context holds as they are are read from `context`;
  * the getters here derive something.
  */
 import { useSelector } from '@xstate/svelte';
+import { createSubscriber } from 'svelte/reactivity';
 import { fromStore } from 'svelte/store';
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
@@ -30,6 +33,8 @@ import type {
   RpcError,
   TaskStatus,
 } from '../../protocol/task.ts';
+import { perFrame } from './per-frame.ts';
+import { NO_NEWS, type TaskNews, type TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
@@ -46,14 +51,28 @@ export class FollowedTask {
   readonly #snapshot: { readonly current: TaskSnapshot };
   /** Every step the actor took, for the statechart's history stepping. */
   readonly history: TaskHistory;
+  readonly #news: TaskNews | undefined;
+  readonly #watchNews: () => void;
 
-  constructor(actor: TaskActor) {
+  /** `news`: what the page heard about each task and the faults that hit it (the session's). */
+  constructor(actor: TaskActor, news?: TaskNews) {
     this.#actor = actor;
-    this.#snapshot = fromStore(useSelector(actor, (snapshot) => snapshot));
+    // One update per animation frame, not per snapshot (see per-frame.ts).
+    this.#snapshot = fromStore(perFrame(useSelector(actor, (snapshot) => snapshot)));
     this.history = new TaskHistory(actor);
     const { context } = actor.getSnapshot();
     this.taskId = context.taskId;
     this.toolName = context.toolName;
+    this.#news = news;
+    this.#watchNews = createSubscriber(
+      (update) => news?.onChange(this.taskId, update) ?? (() => {}),
+    );
+  }
+
+  /** What the page last heard about the task, when, the faults that hit it, and why it is gone. */
+  get news(): TaskNewsSnapshot {
+    this.#watchNews();
+    return this.#news?.of(this.taskId) ?? NO_NEWS;
   }
 
   /** The actor's latest snapshot (its `value` is what the statechart is checked against). */
@@ -77,9 +96,19 @@ export class FollowedTask {
     return { done: false, ...value.active };
   }
 
+  // Derived, so lists counting or picking over every task (finished, asking
+  // for input) recompute only when these flip, not on every poll of any task.
+  readonly #done = $derived(this.snapshot.status !== 'active');
+  readonly #asksForInput = $derived(this.pendingInputs.length > 0);
+
   /** The actor has stopped: an outcome was reached or the user forgot the task. */
   get done(): boolean {
-    return this.snapshot.status !== 'active';
+    return this.#done;
+  }
+
+  /** Some input request waits for this user (see {@link pendingInputs}). */
+  get asksForInput(): boolean {
+    return this.#asksForInput;
   }
 
   get forgotten(): boolean {
