@@ -139,6 +139,45 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     specIds: ['C1', 'C8', 'T12', 'M7'],
   },
   {
+    id: 'task-vs-agent',
+    question: 'How is a task different from a resumable agent run, and from an agent session?',
+    answer:
+      "A task is one server-side operation started by one `tools/call`: one `taskId`, and once `completed`, exactly that call's result. A resumable agent run spans many model turns and many tool calls, and may start several tasks on the way; an agent session holds many runs. So a task is the narrowest of the three: two identical calls are two tasks, and a `tools/call` cannot join a task that exists. Nor does a task belong to a conversation: with no sessions, its `taskId` is the only thread back to it.",
+    proveIt: 'happy-path',
+    alsoSee: ['lost-handle'],
+    tests: [
+      {
+        file: 'tests/unit/server/misconceptions-outcome.test.ts',
+        name: "M9: two identical calls at once are two tasks, and each task holds exactly its own call's result",
+      },
+      {
+        file: 'tests/unit/server/misconceptions-outcome.test.ts',
+        name: 'M9, T2: a tools/call cannot join an existing task: naming its taskId starts a new one and leaves the first as it was',
+      },
+    ],
+    specIds: ['M9', 'T7', 'C1', 'M7'],
+  },
+  {
+    id: 'transports',
+    question:
+      "Is a task followed differently over stdio and over Streamable HTTP? And what does this page's MessagePort stand for?",
+    answer:
+      'No: `tasks/get`, `tasks/update` and `tasks/cancel` are ordinary JSON-RPC requests, each carrying its own `params._meta`, so polling by `taskId` works the same over any transport. What Streamable HTTP adds is headers: every `tasks/*` request also sets `Mcp-Method` and `Mcp-Name` (the `taskId`), so a load balancer can route it. In this page the client and the server in a Web Worker talk over a MessagePort, which stands for the transport a real client would use, stdio to a local server process or Streamable HTTP to a remote one: the same JSON-RPC messages, one per message event, with no headers. The same server runs in Node behind Streamable HTTP (`npm run serve`), and on either a request lost with its link is re-issued under a new id.',
+    proveIt: 'happy-path',
+    alsoSee: ['lost-request'],
+    tests: [
+      {
+        file: 'tests/unit/server/node-host-tasks.test.ts',
+        name: 'T10, T14, T15: after a partial tasks/update only the unanswered key is outstanding, at once',
+      },
+      {
+        file: 'tests/unit/server/node-host.test.ts',
+        name: 'T19: tasks/get with an Mcp-Name other than the taskId gets -32020; the matching one is served',
+      },
+    ],
+    specIds: ['C2', 'T19', 'T12', 'C8', 'T10'],
+  },
+  {
     id: 'operational-consequence',
     question: 'What is the operational consequence for whoever runs the server?',
     answer:

@@ -41,6 +41,7 @@ export const SCENARIO_IDS = [
   'result-type',
   'lost-handle',
   'lost-request',
+  'created-not-success',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 

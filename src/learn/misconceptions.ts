@@ -1,8 +1,8 @@
 /**
  * Common wrong statements about the Tasks extension, each with why it is
  * wrong and the scenario that disproves it on the wire. M1-M9 are the
- * digest's own list; the rest come from the same rules. M6-M9 have no
- * scenario of their own yet: the experiment shows the nearest thing on the
+ * digest's own list; the rest come from the same rules. M9 has no
+ * scenario of its own: its experiment shows the nearest thing on the
  * wire, and the cited tests prove the rest on the real server. Where the truth
  * says more than its experiment shows, `tests` names the tests that prove
  * the rest.
@@ -92,7 +92,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     myth: 'A task was created, so the call succeeded.',
     truth:
       'Creation is a receipt: the handle of a call that will fail looks like one that will succeed. The outcome is `completed` (maybe with `isError: true`), `failed` or `cancelled`, read from the final `tasks/get`.',
-    experiment: 'tool-vs-protocol-error',
+    experiment: 'created-not-success',
     tests: [
       {
         file: 'tests/unit/server/misconceptions-outcome.test.ts',

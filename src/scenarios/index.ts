@@ -3,6 +3,7 @@
  * page opens one with `?scenario=<id>`, and tests read `specIds`.
  */
 import { cancelRace, ignoresCancel } from './catalog/cancel.ts';
+import { createdNotSuccess } from './catalog/created-not-success.ts';
 import { clusterAnyNode } from './catalog/cluster-any-node.ts';
 import { clusterPerNodeMemory } from './catalog/cluster-per-node-memory.ts';
 import { clusterSticky } from './catalog/cluster-sticky.ts';
@@ -42,6 +43,7 @@ export const scenarios = [
   cancelRace,
   ignoresCancel,
   toolVsProtocolError,
+  createdNotSuccess,
   ttlExpiry,
   handleNotSession,
   pollIntervalHonoured,

@@ -140,3 +140,19 @@ test('the explainer beside the wire: what changed, why shared storage, and the f
     page.getByRole('heading', { name: 'Why a task needs shared storage' }),
   ).toBeVisible();
 });
+
+test('M8, T12, T19: the production-client checklist, each item with its rules and its experiment or test', async ({
+  page,
+}) => {
+  await page.goto('/?view=changed');
+  const checklist = page.getByRole('region', { name: 'What a production client does' });
+  const items = checklist.getByRole('list').first().locator(':scope > li');
+  await expect(items).toHaveCount(7);
+  await expect(items.filter({ hasText: 'never from the creation' })).toContainText('M8');
+  await expect(items.filter({ hasText: 'Mcp-Name' })).toContainText('T19');
+  await items
+    .filter({ hasText: 'Keep every taskId durably' })
+    .getByRole('link', { name: /Run/ })
+    .click();
+  await expect(page).toHaveURL(/[?&]scenario=reload-mid-task(&|$)/);
+});

@@ -90,6 +90,10 @@ const PLANTED: readonly { id: ScenarioId; lastTask: string }[] = [
   },
   { id: 'lost-handle', lastTask: 'the slow_compute task ended completed (server said completed)' },
   { id: 'lost-request', lastTask: 'the slow_compute task ended completed (server said completed)' },
+  {
+    id: 'created-not-success',
+    lastTask: 'the slow_compute task ended completed (server said completed)',
+  },
 ];
 
 for (const { id, lastTask } of PLANTED) {

@@ -46,3 +46,18 @@ for (const width of WIDTHS) {
     });
   }
 }
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the lost-handle scenario played at ${width} px (${scheme})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await page.goto('/?scenario=lost-handle&speed=max');
+      await expect(page.getByRole('status', { name: 'Scenario run' })).toHaveText(/^Passed/, {
+        timeout: 60_000,
+      });
+      await shoot(page, `${width}-${scheme}-5-lost-handle`);
+    });
+  }
+}

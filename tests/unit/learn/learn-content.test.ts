@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PRODUCTION_CHECKLIST } from '../../../src/learn/checklist.ts';
 import { DESIGN_CHANGES, WHY_SHARED_STORAGE } from '../../../src/learn/explainers.ts';
 import { INTERVIEW_DECK } from '../../../src/learn/interview-deck.ts';
 import {
@@ -54,6 +55,13 @@ const ITEMS: {
   ...DESIGN_CHANGES.map((c) => ({
     where: `change ${c.id}`,
     texts: [c.topic, c.before, c.now],
+    scenarios: c.scenario ? [c.scenario] : [],
+    tests: c.tests ?? [],
+    specIds: c.specIds,
+  })),
+  ...PRODUCTION_CHECKLIST.map((c) => ({
+    where: `checklist ${c.id}`,
+    texts: [c.text],
     scenarios: c.scenario ? [c.scenario] : [],
     tests: c.tests ?? [],
     specIds: c.specIds,
@@ -156,7 +164,13 @@ describe('learning material', () => {
     for (const q of INTERVIEW_DECK) expect(sentences(q.answer), q.id).toBeGreaterThanOrEqual(3);
     for (const q of INTERVIEW_DECK) expect(sentences(q.answer), q.id).toBeLessThanOrEqual(6);
     for (const m of MISCONCEPTIONS) expect(sentences(m.truth), m.id).toBeLessThanOrEqual(2);
-    for (const list of [INTERVIEW_DECK, MISCONCEPTIONS, DESIGN_CHANGES, WHY_SHARED_STORAGE]) {
+    for (const list of [
+      INTERVIEW_DECK,
+      MISCONCEPTIONS,
+      DESIGN_CHANGES,
+      WHY_SHARED_STORAGE,
+      PRODUCTION_CHECKLIST,
+    ]) {
       const ids = list.map((x) => x.id);
       expect(new Set(ids).size).toBe(ids.length);
     }

@@ -90,6 +90,7 @@ describe('scenario registry', () => {
     expect(demonstrating('C4')).toContain('result-type');
     expect(demonstrating('M7')).toContain('lost-handle');
     expect(demonstrating('C8')).toContain('lost-request');
+    expect(demonstrating('M8')).toContain('created-not-success');
   });
 
   it('every step has narration, unique ids, and something to judge by', () => {
