@@ -36,6 +36,8 @@ export interface ScenarioStage {
    * client connected.
    */
   reset(setup: StageSetup): Promise<void>;
+  /** The run was closed: what the scenario changed of the learner's own choices (the server store) comes back. */
+  leave?(): void;
   /** The facts since `since` (epoch ms: the run's start); cheap, called on every change. */
   observe(since: number): Observation;
   /**

@@ -58,6 +58,7 @@ export class Playground {
     session.on('packet', (update) => this.wire.update(update));
     session.on('wire-restored', (entries) => this.wire.restore(entries));
     session.on('wire-cleared', () => this.wire.clear());
+    session.on('fault', (notice) => this.wire.addFault(notice));
     session.on('reset', () => this.calls.clear());
     session.on('tasks', (actors) => (this.#tasks = actors.map((actor) => this.#card(actor))));
   }
@@ -168,7 +169,7 @@ export class Playground {
 
   #card(actor: TaskActor): FollowedTask {
     let card = this.#cards.get(actor);
-    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor)));
+    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor, this.session.news)));
     return card;
   }
 }

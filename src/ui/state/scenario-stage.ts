@@ -16,7 +16,7 @@ import type {
 } from '../../scenarios/observation.ts';
 import type { RequestOptions, ScenarioStage, StageSetup } from '../../scenarios/stage.ts';
 import type { PageSession } from '../../session/page-session.ts';
-import { prepareScenario } from '../../session/scenario-setup.ts';
+import { prepareScenario, ScenarioStoreKeeper } from '../../session/scenario-setup.ts';
 import type { FollowedTask } from './followed-task.svelte.ts';
 import { listenToPeers } from './peer-tabs.ts';
 import type { Playground } from './playground.svelte.ts';
@@ -52,6 +52,8 @@ function taskView(task: FollowedTask): TaskView {
 export class PageStage implements ScenarioStage {
   readonly #session: PageSession;
   readonly #playground: Playground;
+  /** The server store the learner had before the first scenario, given back when the run is closed. */
+  readonly #storeKeeper: ScenarioStoreKeeper;
   #probes: ProbeView[] = [];
   #peers: PeerReport[] = [];
   readonly #stopListening: () => void;
@@ -60,6 +62,7 @@ export class PageStage implements ScenarioStage {
   constructor(playground: Playground) {
     this.#session = playground.session;
     this.#playground = playground;
+    this.#storeKeeper = new ScenarioStoreKeeper(playground.session, sessionStorage);
     this.#stopListening = listenToPeers((report) => {
       this.#peers = [
         ...this.#peers,
@@ -75,7 +78,12 @@ export class PageStage implements ScenarioStage {
   async reset(setup: StageSetup): Promise<void> {
     this.#probes = [];
     this.#peers = [];
+    this.#storeKeeper.entering();
     await prepareScenario(this.#session, setup, this.#playground.cluster?.endpoint);
+  }
+
+  leave(): void {
+    this.#storeKeeper.left();
   }
 
   observe(since: number): Observation {

@@ -76,7 +76,6 @@ export class FakeStage implements ScenarioStage {
       message: {},
       search: '',
       connection: undefined,
-      node: undefined,
       ...row,
     };
     this.obs = { ...this.obs, wire: [...this.obs.wire, full] };
