@@ -1,0 +1,102 @@
+/**
+ * The page's cluster in Chromium: three server nodes, each its own Web
+ * Worker, behind the page's load balancer, set up with the Cluster panel
+ * as a learner would (T19). Per-node memory behind round-robin loses the
+ * task to another node's -32602; a shared IndexedDB store has its polls
+ * served by several nodes and completes; killing the node that runs a job
+ * has another node carry it on, and the card says so (T12).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { callTool, openPlayground, serverStatus, taskCard, wireRows } from './playground.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+async function useCluster(page: Page, store: 'indexeddb' | 'memory'): Promise<void> {
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  await panel.getByRole('button', { name: 'Cluster' }).click();
+  await panel.getByLabel('Store', { exact: true }).selectOption(store);
+  await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
+  await panel.getByLabel('Balancer policy', { exact: true }).selectOption('round-robin');
+  await expect(panel.getByTestId('cluster-summary')).toHaveText('3 nodes · Round-robin');
+  for (const node of [1, 2, 3])
+    await expect(panel.getByTestId(`cluster-node-${node}`).getByTestId('node-state')).toContainText(
+      'up',
+    );
+  await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
+}
+
+/** The node column of the drawn wire rows matching `method` and `gist`. */
+async function nodesOf(page: Page, method: string, gist: RegExp): Promise<string[]> {
+  return wireRows(page).evaluateAll(
+    (rows, [m, g]) =>
+      rows
+        .filter(
+          (row) =>
+            row.querySelector('.method')?.textContent?.trim() === m &&
+            new RegExp(g!).test(row.querySelector('.gist')?.textContent ?? '') &&
+            row.querySelector('.dir [aria-hidden]')?.textContent === '←',
+        )
+        .map((row) =>
+          (row.querySelector('[data-testid="wire-node"]')?.textContent ?? '').replace(/\D/g, ''),
+        ),
+    [method, gist.source],
+  );
+}
+
+test('T19: per-node memory behind round-robin: another node answers -32602 for the task', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await useCluster(page, 'memory');
+  await callTool(page, 'slow_compute', { seconds: '4' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/gone/, {
+    timeout: 15_000,
+  });
+  await expect.poll(() => nodesOf(page, 'tasks/get', /-32602/)).not.toEqual([]);
+  const [created] = await nodesOf(page, 'tools/call', /^task/);
+  const lost = await nodesOf(page, 'tasks/get', /-32602/);
+  expect(created).toMatch(/^[123]$/);
+  expect(lost[0]).toMatch(/^[123]$/);
+  expect(lost[0]).not.toBe(created);
+});
+
+test('T19: a shared store: the task completes, its polls served by at least two nodes', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await useCluster(page, 'indexeddb');
+  await callTool(page, 'slow_compute', { seconds: '3' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed', {
+    timeout: 20_000,
+  });
+  await expect
+    .poll(async () => new Set(await nodesOf(page, 'tasks/get', /working|completed/)).size)
+    .toBeGreaterThanOrEqual(2);
+  expect(await nodesOf(page, 'tasks/get', /-32602/)).toEqual([]);
+});
+
+test('T12: the node running a job is killed; another takes it over and the card says so', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await useCluster(page, 'indexeddb');
+  await callTool(page, 'slow_compute', { seconds: '8' });
+  const card = taskCard(page, 'slow_compute');
+  await expect(card).toContainText(/computing: [1-5] of 8 s/, { timeout: 15_000 });
+  const [created] = await nodesOf(page, 'tools/call', /^task/);
+  const node = created!;
+  expect(node).toMatch(/^[123]$/);
+  await page.getByRole('button', { name: `Kill node ${node}` }).click();
+  await expect(page.getByTestId(`cluster-node-${node}`).getByTestId('node-state')).toContainText(
+    'killed',
+  );
+  const note = card.getByTestId('takeover-note');
+  await expect(note).toContainText(
+    new RegExp(
+      `node [123] carried the job on from checkpoint \\d of 8 s computed after node ${node} died`,
+    ),
+    { timeout: 20_000 },
+  );
+  await expect(note).not.toContainText(`node ${node} carried`);
+  await expect(serverStatus(card)).toHaveText('completed', { timeout: 20_000 });
+});

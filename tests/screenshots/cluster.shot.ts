@@ -1,0 +1,30 @@
+/**
+ * The page's cluster view at 1440, 1024 and 390 px, light and dark: three
+ * nodes on a shared store behind round-robin, one task polled across them,
+ * the node column in the wire log (into screenshots/widths/).
+ */
+import { expect, test } from '@playwright/test';
+import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
+
+for (const width of [1440, 1024, 390] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`cluster view at ${width} px (${scheme})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await openPlayground(page);
+      const panel = page.getByRole('region', { name: 'Cluster' });
+      await panel.getByRole('button', { name: 'Cluster' }).click();
+      await panel.getByLabel('Store', { exact: true }).selectOption('indexeddb');
+      await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
+      await expect(panel.getByTestId('cluster-node-3')).toContainText('up');
+      await callTool(page, 'slow_compute', { seconds: '3' });
+      await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed', {
+        timeout: 20_000,
+      });
+      await panel.getByRole('button', { name: 'Cut node 2 off from the balancer' }).click();
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `screenshots/widths/${width}-${scheme}-5-cluster.png` });
+    });
+  }
+}
