@@ -72,7 +72,9 @@ export class PageSession {
   constructor(options: PageSessionOptions) {
     this.#endpoint = options.endpoint;
     this.#scheduler = options.scheduler ?? realScheduler;
-    this.#storage = new PageStorage(options, () => this.#events.emit('storage', this.storage));
+    this.#storage = new PageStorage({ ...options, journalName: options.endpoint.journalName }, () =>
+      this.#events.emit('storage', this.storage),
+    );
     this.network = new FaultyNetwork({
       seed: options.seed ?? randomSeed(),
       server: options.endpoint,

@@ -17,6 +17,8 @@ export interface PageStorageOptions {
   preferences?: Preferences;
   /** How long wire messages gather before the journal writes them. */
   wireBatchMs?: number;
+  /** The journal's IndexedDB database: one per server (`ServerEndpoint.journalName`). */
+  journalName?: string | undefined;
 }
 
 export class PageStorage {
@@ -34,7 +36,9 @@ export class PageStorage {
     );
     this.journal = new TaskJournal(
       options.pageStore ??
-        new IdbPageStore(PAGE_DATABASE, (problem) => this.journal.reportProblem(problem)),
+        new IdbPageStore(options.journalName ?? PAGE_DATABASE, (problem) =>
+          this.journal.reportProblem(problem),
+        ),
       {
         onProblem: (problem) => {
           this.#problem = problem;
