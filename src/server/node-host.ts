@@ -17,6 +17,7 @@ import { isJsonContentType, type AuthInfo } from '@modelcontextprotocol/server';
 import { ErrorCode, Method } from '../protocol/constants.ts';
 import { errorResponse } from '../protocol/jsonrpc.ts';
 import { rpcError, sendJson, sendWeb, webHeaders } from './node-http-replies.ts';
+import { answerCors } from './node-cors.ts';
 import { checkedBody, MAX_BODY_BYTES, refuseBody, tooLarge } from './node-request-body.ts';
 import { asTaskListen, serveTaskListen } from './node-task-listen.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
@@ -88,6 +89,7 @@ async function serve(
   res: ServerResponse,
   streams: Set<() => void>,
 ): Promise<void> {
+  if (answerCors(req, res)) return; // A browser page's preflight.
   const [path = '', query = ''] = (req.url ?? '').split(/\?(.*)/s);
   if (path !== MCP_PATH)
     return sendJson(
