@@ -6,18 +6,28 @@
 import { mount } from 'svelte';
 import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
+import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
+import { RemoteEndpoint } from './session/remote-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
 import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
+import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
-const session = new PageSession({ endpoint: new WorkerEndpoint() });
+// The learner's own server when one was chosen (the page reloads to switch), else the worker.
+const storage = browserChoiceStorage();
+const choice = readRemoteChoice(storage);
+const remote = choice
+  ? new RemoteEndpoint({ url: choice.url, token: choice.token, origin: location.origin })
+  : undefined;
+const session = new PageSession({ endpoint: remote ?? new WorkerEndpoint() });
+const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-mount(App, { target: document.getElementById('app')!, props: { playground, scenarios } });
+mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
 void session.start().then(() => {
   scenarios.startFromUrl();
   void followFromUrl(session);
