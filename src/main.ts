@@ -8,6 +8,7 @@ import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
 import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
 import { RemoteEndpoint } from './session/remote-endpoint.ts';
+import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
 import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
@@ -16,13 +17,17 @@ import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
-// The learner's own server when one was chosen (the page reloads to switch), else the worker.
+// The learner's own server when one was chosen (the page reloads to switch); else the page's
+// cluster of workers: one node is today's single worker, the cluster control adds nodes.
 const storage = browserChoiceStorage();
 const choice = readRemoteChoice(storage);
 const remote = choice
   ? new RemoteEndpoint({ url: choice.url, token: choice.token, origin: location.origin })
   : undefined;
-const session = new PageSession({ endpoint: remote ?? new WorkerEndpoint() });
+const endpoint = remote ?? new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
+const session = new PageSession({ endpoint });
+if (endpoint instanceof ClusterEndpoint)
+  endpoint.reportTo(session.network.log, () => session.network.scheduler.now());
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session);

@@ -9,10 +9,13 @@ import { handleNotSession } from './catalog/handle-not-session.ts';
 import { happyPath } from './catalog/happy-path.ts';
 import { inputRequiredOnce, partialAnswers } from './catalog/input.ts';
 import { killDurableStore, killMemoryStore } from './catalog/kill-stores.ts';
+import { lostHandle } from './catalog/lost-handle.ts';
+import { lostRequest } from './catalog/lost-request.ts';
 import { noToolFlag } from './catalog/no-tool-flag.ts';
 import { pollIntervalHonoured, pushAndPoll } from './catalog/polling.ts';
 import { reloadMidTask } from './catalog/reload-mid-task.ts';
 import { removedMethods } from './catalog/removed-methods.ts';
+import { resultType } from './catalog/result-type.ts';
 import { toolVsProtocolError } from './catalog/tool-vs-protocol-error.ts';
 import { ttlExpiry } from './catalog/ttl-expiry.ts';
 import type { ScenarioDefinition } from './scenario.ts';
@@ -20,10 +23,13 @@ import type { ScenarioDefinition } from './scenario.ts';
 /** In the order the Scenarios list shows them. */
 export const scenarios = [
   happyPath,
+  resultType,
   extensionOff,
   noToolFlag,
   removedMethods,
   dropAfterCreate,
+  lostHandle,
+  lostRequest,
   reloadMidTask,
   killMemoryStore,
   killDurableStore,

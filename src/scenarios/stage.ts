@@ -45,6 +45,12 @@ export interface ScenarioStage {
   callTool(name: string, args: Record<string, unknown>, declare: boolean): void;
   /** Answers one input request of a followed task (T15). */
   answer(taskId: string, key: string, response: ElicitResult): void;
+  /**
+   * Answers one input request that the newest `tools/call` of `toolName`
+   * got before any task existed (`resultType: "input_required"`); once every
+   * key is answered the call is sent again, carrying them (T16).
+   */
+  answerCall(toolName: string, key: string, response: ElicitResult): void;
   /** The task card's Cancel (T17). */
   cancel(taskId: string): void;
   /** A raw request whose answer lands in `observe().probes` under `label`. */

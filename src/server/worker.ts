@@ -56,7 +56,9 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
 async function boot(start: StartMessage): Promise<PlaygroundServer> {
   const store = await openStore(start);
   tell({ type: 'ready', store: store instanceof IdbTaskStore ? 'indexeddb' : 'memory' });
-  return createPlaygroundServer({ store });
+  // A named node leases as `node 3/ab12cd34`: readable in a take-over, unique per worker all the same.
+  const holder = start.node ? `${start.node}/${crypto.randomUUID().slice(0, 8)}` : undefined;
+  return createPlaygroundServer({ store, ...(holder ? { runner: { holder } } : {}) });
 }
 
 async function openStore(start: StartMessage): Promise<TaskStore> {

@@ -1,7 +1,7 @@
 /**
  * The page's session: everything the page does, without a framework. It
- * owns the link to the server (a {@link ServerEndpoint}: today the Web
- * Worker), the simulated network every link passes through, the page's
+ * owns the link to the server (a {@link ServerEndpoint}: the Web Worker,
+ * or the learner's own server over HTTP), the simulated network every link passes through, the page's
  * RPC client and any extra named connections, the task follower and the
  * journal that keeps followed tasks across a reload, and push
  * subscriptions. It tells what changed through typed events (`on`).
@@ -26,6 +26,7 @@ import { Emitter } from './emitter.ts';
 import { FollowedTasks } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
+import { ServedBy } from './served-by.ts';
 import { PageStorage, type PageStorageOptions } from './page-storage.ts';
 import type {
   ConnectionStatus,
@@ -72,15 +73,15 @@ export class PageSession {
   constructor(options: PageSessionOptions) {
     this.#endpoint = options.endpoint;
     this.#scheduler = options.scheduler ?? realScheduler;
-    this.#storage = new PageStorage({ ...options, journalName: options.endpoint.journalName }, () =>
-      this.#events.emit('storage', this.storage),
-    );
+    this.#storage = new PageStorage(options, () => this.#events.emit('storage', this.storage));
     this.network = new FaultyNetwork({
       seed: options.seed ?? randomSeed(),
       server: options.endpoint,
       scheduler: this.#scheduler,
     });
-    this.network.onPacketUpdate((update) => this.#events.emit('packet', update));
+    const served = new ServedBy(options.endpoint, this.network, (u) =>
+      this.#events.emit('packet', u),
+    );
     // The network (a rule, or the panel) may kill or start the server.
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
@@ -91,10 +92,10 @@ export class PageSession {
     });
     this.client = new RpcClient({
       ...this.#clientOptions(options.clientName ?? 'mcp-tasks-playground-page', IDENTITY),
-      onWire: (entry) => {
+      onWire: served.tagging((entry) => {
         this.#events.emit('wire', entry);
         this.#storage.journal.recordWire(entry);
-      },
+      }),
       onNotification: (notification) => {
         this.#subscription.handle(notification);
         this.#follower.notify(notification);
@@ -124,7 +125,7 @@ export class PageSession {
     this.#connections = new NamedConnections((name, identity) => ({
       ...this.#clientOptions(`mcp-tasks-playground-page (${name})`, identity),
       connection: name,
-      onWire: (entry) => this.#events.emit('wire', entry),
+      onWire: served.tagging((entry) => this.#events.emit('wire', entry)),
     }));
   }
 

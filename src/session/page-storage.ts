@@ -17,8 +17,11 @@ export interface PageStorageOptions {
   preferences?: Preferences;
   /** How long wire messages gather before the journal writes them. */
   wireBatchMs?: number;
-  /** The journal's IndexedDB database: one per server (`ServerEndpoint.journalName`). */
-  journalName?: string | undefined;
+}
+
+/** The server whose journal this is: each server has its own journal database (`ServerEndpoint.journalName`). */
+interface JournalOwner {
+  endpoint?: { readonly journalName?: string };
 }
 
 export class PageStorage {
@@ -29,14 +32,14 @@ export class PageStorage {
   #clearing: StorageStatus['clearing'] = 'no';
 
   /** `changed` is told after every change of {@link status}. */
-  constructor(options: PageStorageOptions, changed: () => void) {
+  constructor(options: PageStorageOptions & JournalOwner, changed: () => void) {
     this.#changed = changed;
     this.serverStore = new ServerStoreChoice(
       'preferences' in options ? options.preferences : browserPreferences(),
     );
     this.journal = new TaskJournal(
       options.pageStore ??
-        new IdbPageStore(options.journalName ?? PAGE_DATABASE, (problem) =>
+        new IdbPageStore(options.endpoint?.journalName ?? PAGE_DATABASE, (problem) =>
           this.journal.reportProblem(problem),
         ),
       {

@@ -35,6 +35,19 @@ export interface ServerEndpoint extends ServerControl {
   release(reason: string): void;
   /** The page's journal database for this server's tasks (a task is polled only where it was made); the built-in one when absent. */
   readonly journalName?: string;
+  /**
+   * Which server node each message went to or came from, for an endpoint of
+   * several (a cluster behind a balancer); returns the unsubscribe. A single
+   * server has none.
+   */
+  onServed?(listener: (report: ServedReport) => void): () => void;
+}
+
+/** A message the endpoint forwarded to (`out`) or from (`in`) one of its nodes, 1 to 5. */
+export interface ServedReport {
+  message: unknown;
+  node: number;
+  direction: 'out' | 'in';
 }
 
 /** The server in a Web Worker of this page. */

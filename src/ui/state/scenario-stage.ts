@@ -117,6 +117,13 @@ export class PageStage implements ScenarioStage {
     this.#session.answer(taskId, key, response);
   }
 
+  answerCall(toolName: string, key: string, response: ElicitResult): void {
+    const waiting = this.#playground.calls.records.find(
+      (r) => r.toolName === toolName && r.outcome.kind === 'input',
+    );
+    if (waiting) this.#playground.calls.answer(waiting.id, key, response);
+  }
+
   cancel(taskId: string): void {
     this.#session.cancel(taskId);
   }

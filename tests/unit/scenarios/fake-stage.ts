@@ -73,6 +73,7 @@ export class FakeStage implements ScenarioStage {
       reissueReason: undefined,
       net: undefined,
       http: undefined,
+      node: undefined,
       message: {},
       search: '',
       connection: undefined,
@@ -118,6 +119,9 @@ export class FakeStage implements ScenarioStage {
   }
   answer(taskId: string, key: string): void {
     this.actions.push(`answer ${taskId} ${key}`);
+  }
+  answerCall(toolName: string, key: string): void {
+    this.actions.push(`answer call ${toolName} ${key}`);
   }
   cancel(taskId: string): void {
     this.actions.push(`cancel ${taskId}`);
