@@ -60,11 +60,6 @@ export function parseServerUrl(raw: string): { url: URL } | { error: string } {
   return { url };
 }
 
-/** The command that puts CORS in front of a server the browser may not read. */
-export function proxyCommand(url: URL): string {
-  return `npm run proxy -- ${url.href}`;
-}
-
 /**
  * Sends `server/discover` over `transport` (started) and reads the answer.
  * Rejects with the reason in words: a JSON-RPC error, an HTTP failure, a
@@ -147,7 +142,7 @@ export async function diagnose(
   return reachable
     ? {
         kind: 'cors',
-        message: `${url.host} answered, but the browser would not let this page read the answer: the server sends no CORS headers for this page's origin${origin ? ` (${origin})` : ''}. Put a proxy with CORS in front of it, and connect to the URL it prints: ${proxyCommand(url)}`,
+        message: `${url.host} answered, but the browser would not let this page read the answer: the server sends no CORS headers for this page's origin${origin ? ` (${origin})` : ''}. Make it answer CORS for this origin (the project's npm run serve does, for pages served from this machine), or put a proxy that adds CORS headers in front of it and connect to the proxy.`,
       }
     : {
         kind: 'unreachable',

@@ -15,7 +15,7 @@ import {
   type ChoiceStorage,
 } from '../../session/remote-choice.ts';
 import type { RemoteEndpoint, RemoteStatus } from '../../session/remote-endpoint.ts';
-import { parseServerUrl, proxyCommand } from '../../session/server-discovery.ts';
+import { parseServerUrl } from '../../session/server-discovery.ts';
 
 export class ServerChoice {
   /** The learner's server the page talks to now; undefined on the built-in one. */
@@ -42,14 +42,6 @@ export class ServerChoice {
   get status(): RemoteStatus | undefined {
     this.#watch();
     return this.remote?.status;
-  }
-
-  /** The proxy command for the URL in use, shown when CORS blocks it. */
-  get proxyCommand(): string | undefined {
-    const problem = this.status?.problem;
-    return this.remote && problem?.kind === 'cors'
-      ? proxyCommand(new URL(this.remote.status.url))
-      : undefined;
   }
 
   /** Keeps the choice and reloads onto it; false (with {@link error}) when the URL cannot be used. */

@@ -92,7 +92,7 @@ describe('remote server: bad input, each in words', () => {
     expect(endpoint.status.problem?.kind).toBe('unreachable');
   });
 
-  it('CORS: the answer is hidden but an opaque request gets through, so the page says CORS and shows the proxy command', async () => {
+  it('CORS: the answer is hidden but an opaque request gets through, so the page says CORS and what to do', async () => {
     const corsBlocked: FetchLike = (_url, init) =>
       init?.mode === 'no-cors'
         ? Promise.resolve(new Response(null))
@@ -104,7 +104,7 @@ describe('remote server: bad input, each in words', () => {
     });
     await expect(endpoint.connect()).rejects.toThrow(/CORS/);
     expect(endpoint.status.problem?.kind).toBe('cors');
-    expect(endpoint.status.problem?.message).toContain('npm run proxy -- http://server.test/mcp');
+    expect(endpoint.status.problem?.message).toMatch(/answer CORS for this origin.*proxy/);
     expect(endpoint.status.problem?.message).toContain('http://page.test');
   });
 
