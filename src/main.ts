@@ -24,13 +24,12 @@ const choice = readRemoteChoice(storage);
 const remote = choice
   ? new RemoteEndpoint({ url: choice.url, token: choice.token, origin: location.origin })
   : undefined;
-const endpoint = remote ?? new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
-const session = new PageSession({ endpoint });
-if (endpoint instanceof ClusterEndpoint)
-  endpoint.reportTo(session.network.log, () => session.network.scheduler.now());
+const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
+const session = new PageSession({ endpoint: remote ?? cluster ?? new WorkerEndpoint() });
+cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
-const playground = new Playground(session);
+const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
 mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
 void session.start().then(() => {

@@ -3,6 +3,10 @@
  * page opens one with `?scenario=<id>`, and tests read `specIds`.
  */
 import { cancelRace, ignoresCancel } from './catalog/cancel.ts';
+import { clusterAnyNode } from './catalog/cluster-any-node.ts';
+import { clusterPerNodeMemory } from './catalog/cluster-per-node-memory.ts';
+import { clusterSticky } from './catalog/cluster-sticky.ts';
+import { clusterTakeover } from './catalog/cluster-takeover.ts';
 import { dropAfterCreate } from './catalog/drop-after-create.ts';
 import { extensionOff } from './catalog/extension-off.ts';
 import { handleNotSession } from './catalog/handle-not-session.ts';
@@ -42,6 +46,10 @@ export const scenarios = [
   handleNotSession,
   pollIntervalHonoured,
   pushAndPoll,
+  clusterAnyNode,
+  clusterPerNodeMemory,
+  clusterSticky,
+  clusterTakeover,
 ] as const;
 
 export type ScenarioId = (typeof scenarios)[number]['id'];

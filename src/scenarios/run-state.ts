@@ -141,3 +141,30 @@ export function parseSpeed(raw: string | null | undefined): Speed | undefined {
   const n = Number(raw);
   return SPEEDS.find((s) => s === n);
 }
+
+/**
+ * The word beside step `index` in the steps list: `done`, `now`, `next` for
+ * the one step that comes next only, `later` for the rest, and `not run`
+ * once the run has ended before reaching them.
+ */
+export function stepWord(snapshot: Pick<RunSnapshot, 'steps' | 'status'>, index: number): string {
+  const status = snapshot.steps[index]?.status;
+  switch (status) {
+    case 'done':
+      return 'done';
+    case 'acting':
+    case 'waiting':
+      return 'now';
+    case 'timed-out':
+      return 'timed out';
+    case 'error':
+      return 'error';
+    case 'upcoming': {
+      if (snapshot.status === 'passed' || snapshot.status === 'failed') return 'not run';
+      const next = snapshot.steps.findIndex((step) => step.status === 'upcoming');
+      return index === next ? 'next' : 'later';
+    }
+    default:
+      return '';
+  }
+}

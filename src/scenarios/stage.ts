@@ -7,6 +7,7 @@
 import type { RuleAction, TriggerId } from '../net/fault-rules.ts';
 import type { DirectionConditions, LinkDirection } from '../net/link-conditions.ts';
 import type { ElicitResult } from '../protocol/elicitation.ts';
+import type { ClusterSetup } from '../session/scenario-setup.ts';
 import type { Observation } from './observation.ts';
 
 export type ServerStore = 'memory' | 'indexeddb';
@@ -17,6 +18,8 @@ export interface StageSetup {
   store: ServerStore;
   /** The declare switch (T1). Default on. */
   declareTasks: boolean;
+  /** Server nodes behind the page's balancer, and its policy. Default: one node, the single server. */
+  cluster?: ClusterSetup;
 }
 
 export interface RequestOptions {
@@ -33,6 +36,8 @@ export interface ScenarioStage {
    * client connected.
    */
   reset(setup: StageSetup): Promise<void>;
+  /** The run was closed: what the scenario changed of the learner's own choices (the server store) comes back. */
+  leave?(): void;
   /** The facts since `since` (epoch ms: the run's start); cheap, called on every change. */
   observe(since: number): Observation;
   /**
@@ -67,6 +72,12 @@ export interface ScenarioStage {
   killServer(): void;
   /** Starts a fresh server worker (after a kill: its memory is empty). */
   restartServer(): void;
+  /** Kills one node of the cluster (1 to 5); the others go on. */
+  killNode(node: number): void;
+  /** Starts a fresh worker on one node (empty memory). */
+  restartNode(node: number): void;
+  /** Cuts one node off from the balancer (it keeps running), or lets it back. */
+  cutNode(node: number, cut: boolean): void;
   /** Schedules a fault on a message (src/net/fault-rules.ts). */
   arm(trigger: TriggerId, action: RuleAction): void;
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void;

@@ -5,7 +5,12 @@
  * The one place this is wired: the page, the scenarios and the property
  * tests all follow tasks through here.
  */
+import type { RpcClient } from '../client/rpc-client.ts';
+import { describeError } from '../client/rpc-error.ts';
 import type { TaskActor, TaskFollower } from '../client/task-follower.ts';
+import { getTask } from '../client/task-lookup.ts';
+import { rpcErrorCode } from '../machines/task-machine.ts';
+import { ErrorCode } from '../protocol/constants.ts';
 import {
   finishedActor,
   followFactsOf,
@@ -97,6 +102,31 @@ export class FollowedTasks {
       identity,
       followedAt: this.#now(),
     });
+  }
+
+  /**
+   * Follows a task by its id alone, as a second tab can (M5): one tasks/get,
+   * then the usual polling. Resolves with an error message, or undefined;
+   * `explainUnknown` says why the server may not know the id (`-32602`).
+   */
+  async followById(
+    raw: string,
+    client: RpcClient,
+    identity: string,
+    explainUnknown: (taskId: string) => string,
+  ): Promise<string | undefined> {
+    const taskId = raw.trim();
+    if (!taskId) return 'Enter a taskId.';
+    if (this.live(taskId)) return `Already following ${taskId}.`;
+    try {
+      await this.followKnown(await getTask(client, taskId), identity);
+      return undefined;
+    } catch (error) {
+      const said = `tasks/get failed: ${describeError(error)}.`;
+      return rpcErrorCode(error) === ErrorCode.InvalidParams
+        ? `${said} ${explainUnknown(taskId)}`
+        : said;
+    }
   }
 
   /** Follows a task known by id alone (M5), with what this browser knows about it. */

@@ -7,6 +7,7 @@ import { RpcClient, type RpcClientOptions } from '../client/rpc-client.ts';
 
 export class NamedConnections {
   readonly #clients = new Map<string, RpcClient>();
+  readonly #identities = new Map<string, string>();
   readonly #options: (name: string, identity: string) => RpcClientOptions;
 
   /** `options` builds each client's options (connector, shared numbering, wire listener). */
@@ -18,9 +19,15 @@ export class NamedConnections {
     return this.#clients.get(name);
   }
 
+  /** The identity `name` was opened as (kept after it closes, for explaining its tasks). */
+  identityOf(name: string): string | undefined {
+    return this.#identities.get(name);
+  }
+
   /** Opens (or re-opens) `name` as `identity`; resolves once its link is open. */
   async open(name: string, identity: string): Promise<void> {
     this.#clients.get(name)?.close();
+    this.#identities.set(name, identity);
     const client = new RpcClient(this.#options(name, identity));
     this.#clients.set(name, client);
     await client.start();

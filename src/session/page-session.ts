@@ -10,10 +10,8 @@
  * property tests drive this same object.
  */
 import { RpcClient, type RpcClientOptions } from '../client/rpc-client.ts';
-import { describeError } from '../client/rpc-error.ts';
 import { errorMessage } from '../protocol/error-message.ts';
 import { TaskFollower, type TaskActor } from '../client/task-follower.ts';
-import { getTask } from '../client/task-lookup.ts';
 import { TaskSubscription, type PushStatus } from '../client/task-subscription.ts';
 import { callTool, type ToolCallOutcome, type ToolCallRequest } from '../client/tool-call.ts';
 import { listTools } from '../client/tool-catalog.ts';
@@ -23,7 +21,7 @@ import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { ElicitResult } from '../protocol/elicitation.ts';
 import type { TaskStoreKind } from '../protocol/worker-control.ts';
 import { Emitter } from './emitter.ts';
-import { FollowedTasks } from './followed-tasks.ts';
+import { FollowedTasks, isDone, taskIdOf } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
 import { ServedBy } from './served-by.ts';
@@ -35,6 +33,7 @@ import type {
   StorageStatus,
   ToolsStatus,
 } from './session-events.ts';
+import { TaskNews } from './task-news.ts';
 import { untilEvent } from './until-event.ts';
 
 /** Who the page connects as; tasks belong to it (T20). */
@@ -64,6 +63,8 @@ export class PageSession {
   readonly #subscription: TaskSubscription;
   readonly #tasks: FollowedTasks;
   readonly #connections: NamedConnections;
+  /** What the page heard about each task, and the faults that hit it (wire log, sequence, cards). */
+  readonly news: TaskNews;
   #connection: ConnectionStatus = { state: 'connecting', detail: undefined, info: { attempt: 0 } };
   #tools: ToolsStatus = { tools: [], error: undefined };
   #declareTasks = true;
@@ -82,6 +83,15 @@ export class PageSession {
     const served = new ServedBy(options.endpoint, this.network, (u) =>
       this.#events.emit('packet', u),
     );
+    this.news = new TaskNews({
+      generation: () => this.#endpoint.generation,
+      store: () => this.storage.serverStore.running ?? this.storage.serverStore.chosen,
+      identity: IDENTITY,
+      identityOf: (name) => this.#connections.identityOf(name),
+      lastSeq: () => this.#wireSeq,
+      liveTaskIds: () => this.#tasks.actors.filter((a) => !isDone(a)).map(taskIdOf),
+    });
+    this.news.listen(this.#events, this.network.log);
     // The network (a rule, or the panel) may kill or start the server.
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
@@ -257,20 +267,11 @@ export class PageSession {
     return outcome;
   }
 
-  /**
-   * Follows a task by its id alone, as a second tab can (M5): one tasks/get,
-   * then the usual polling. Resolves with an error message, or undefined.
-   */
-  async followById(raw: string): Promise<string | undefined> {
-    const taskId = raw.trim();
-    if (!taskId) return 'Enter a taskId.';
-    if (this.#tasks.live(taskId)) return `Already following ${taskId}.`;
-    try {
-      await this.#tasks.followKnown(await getTask(this.client, taskId), IDENTITY);
-      return undefined;
-    } catch (error) {
-      return `tasks/get failed: ${describeError(error)}. Unknown, expired, another identity's, or held by another tab's in-memory server: all look alike (T13, T20).`;
-    }
+  /** Follows a task by its id alone, as a second tab can (M5); resolves with an error message, or undefined. */
+  followById(raw: string): Promise<string | undefined> {
+    return this.#tasks.followById(raw, this.client, IDENTITY, (taskId) =>
+      this.news.explainUnknown(taskId, this.#scheduler.now()),
+    );
   }
 
   /** Answers one input request of a followed task (T15), as its card's form would. */
@@ -286,6 +287,7 @@ export class PageSession {
   /** Removes a task; a task still running is forgotten first (T17 allows it). */
   dismiss(taskId: string): void {
     this.#tasks.dismiss(taskId);
+    this.news.forget(taskId);
   }
 
   /** Removes every finished task, from the page and from storage. */

@@ -8,6 +8,7 @@ import type { PushStatus } from '../client/task-subscription.ts';
 import type { ToolInfo } from '../client/tool-catalog.ts';
 import type { PacketUpdate } from '../net/net-marks.ts';
 import type { StorageProblem } from '../store/page-store.ts';
+import type { FaultNotice } from './fault-notices.ts';
 import type { FollowedTasksEvents } from './followed-tasks.ts';
 import type { ServerStoreStatus } from './server-store.ts';
 
@@ -47,6 +48,8 @@ export interface SessionEvents extends FollowedTasksEvents {
   push: PushStatus;
   /** One message crossed a link (any of the session's clients), in order. */
   wire: WireEntry;
+  /** A fault broke the link or the server (drop, kill, restart, offline), placed after the last wire entry. */
+  fault: FaultNotice;
   /** Later news about a sent message: it arrived, or was lost in flight. */
   packet: PacketUpdate;
   /** The wire log kept from before the reload, oldest first; once, before anything new. */

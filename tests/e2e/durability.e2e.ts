@@ -203,9 +203,10 @@ test("M5, C1: a second tab follows the first tab's task by id, and its cancel re
 test('M5: following an id the server does not know says so plainly (-32602)', async ({ page }) => {
   await page.getByLabel('Follow task by id').fill('no-such-task');
   await page.getByRole('button', { name: 'Follow', exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'tasks/get failed' })).toContainText(
-    '-32602',
-  );
+  const alert = page.getByRole('alert').filter({ hasText: 'tasks/get failed' });
+  await expect(alert).toContainText('-32602');
+  // Never heard of by this tab's in-memory worker: the page names the likely cause.
+  await expect(alert).toContainText("another tab's server worker holds it");
 });
 
 test('T13: with the in-memory store, a reload loses the task and the page says so (-32602)', async ({
@@ -219,7 +220,8 @@ test('T13: with the in-memory store, a reload loses the task and the page says s
 
   const card = cardById(page, taskId);
   await expect(card).toContainText('done: gone');
-  await expect(card).toContainText('kept its tasks only in memory');
+  // The page knows why: the task came from an earlier page, whose worker kept it in memory.
+  await expect(card).toContainText('Cause: the task was followed from an earlier page');
   await expect(card).toContainText('-32602');
   await readWire(
     page,

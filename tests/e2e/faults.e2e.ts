@@ -163,7 +163,7 @@ test('T17: cancel race: a cancel that reaches a stubborn migration while the lin
   await expect(connected(page)).toBeVisible();
   await expect(serverStatus(card)).toHaveText('completed', { timeout: 15_000 });
   await expect(card).toContainText('cancel requested');
-  await expect(card).toContainText('yet the task ended completed');
+  await expect(card).toContainText('the job carried on through the cancel');
   await expect(card).toContainText('even though cancellation was requested');
   // The ack was lost with the link; the cancel went again under a new id (C8), one logical cancel.
   const rows = await readWire(
@@ -189,6 +189,7 @@ test('T13: kill the in-memory server while a task is input_required; the restart
 
   await expect(card).toContainText('done: gone');
   await expect(card).toContainText('no longer knows this task');
+  await expect(card).toContainText('Cause: the server restarted');
   await expect(card).toContainText('-32602');
   await expect(page.getByRole('form', { name: /Input request confirm/ })).toHaveCount(0); // nothing left to answer
   await readWire(

@@ -145,7 +145,7 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
     await form.getByRole('button', { name: 'Decline', exact: true }).click();
     await expect(serverStatus(card)).toHaveText('completed');
     await expect(card.locator('pre.text')).toHaveText(
-      `Roll-out of ${HOSTILE} to production declined; canary rolled back.`,
+      `Roll-out of ${HOSTILE} to production not approved (the approval was declined); canary rolled back.`,
     );
     await expectInert(page, dialogs, card);
   });

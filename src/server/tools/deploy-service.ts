@@ -65,10 +65,18 @@ export const deployService = defineTool({
       answer.data.action === 'accept' &&
       answer.data.content?.['approve'] === true;
     if (!approved) {
+      // Say which answer stopped it: an accepted form with the box unticked reads like a yes otherwise.
+      const why = !answer.success
+        ? 'the answer could not be read'
+        : {
+            accept: '"Approve roll-out" was left unticked in the accepted form',
+            decline: 'the approval was declined',
+            cancel: 'the approval was dismissed (cancel)',
+          }[answer.data.action];
       await report('rolling back the canary');
       await sleep(500);
       return textResult(
-        `Roll-out of ${args.service} to ${args.environment} declined; canary rolled back.`,
+        `Roll-out of ${args.service} to ${args.environment} not approved (${why}); canary rolled back.`,
       );
     }
     for (let live = resumed.success ? resumed.data.hostsLive : 1; live < 10;) {

@@ -195,7 +195,8 @@ export class ClusterEndpoint implements ServerEndpoint {
       },
       served: (message, node, direction) => {
         if (direction === 'in') this.#placement.learn(message, node);
-        this.#events.emit('served', { message, node, direction });
+        // One node is the single server: its messages name no node, and the page looks as before.
+        if (this.#nodes.length > 1) this.#events.emit('served', { message, node, direction });
       },
       closed: (link) => this.#links.delete(link),
     });

@@ -14,6 +14,7 @@
  * the getters here derive something.
  */
 import { useSelector } from '@xstate/svelte';
+import { createSubscriber } from 'svelte/reactivity';
 import { fromStore } from 'svelte/store';
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
@@ -33,6 +34,7 @@ import type {
   TaskStatus,
 } from '../../protocol/task.ts';
 import { perFrame } from './per-frame.ts';
+import { NO_NEWS, type TaskNews, type TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
@@ -49,8 +51,11 @@ export class FollowedTask {
   readonly #snapshot: { readonly current: TaskSnapshot };
   /** Every step the actor took, for the statechart's history stepping. */
   readonly history: TaskHistory;
+  readonly #news: TaskNews | undefined;
+  readonly #watchNews: () => void;
 
-  constructor(actor: TaskActor) {
+  /** `news`: what the page heard about each task and the faults that hit it (the session's). */
+  constructor(actor: TaskActor, news?: TaskNews) {
     this.#actor = actor;
     // One update per animation frame, not per snapshot (see per-frame.ts).
     this.#snapshot = fromStore(perFrame(useSelector(actor, (snapshot) => snapshot)));
@@ -58,6 +63,16 @@ export class FollowedTask {
     const { context } = actor.getSnapshot();
     this.taskId = context.taskId;
     this.toolName = context.toolName;
+    this.#news = news;
+    this.#watchNews = createSubscriber(
+      (update) => news?.onChange(this.taskId, update) ?? (() => {}),
+    );
+  }
+
+  /** What the page last heard about the task, when, the faults that hit it, and why it is gone. */
+  get news(): TaskNewsSnapshot {
+    this.#watchNews();
+    return this.#news?.of(this.taskId) ?? NO_NEWS;
   }
 
   /** The actor's latest snapshot (its `value` is what the statechart is checked against). */

@@ -123,7 +123,10 @@ export class ScenarioRunner {
   followHistory(): void {
     const id = new URLSearchParams(location.search).get('scenario');
     if (id === this.scenario?.id) return;
-    if (!isScenarioId(id)) return this.#dispose();
+    if (!isScenarioId(id)) {
+      this.#dispose();
+      return this.#stage.leave?.();
+    }
     this.#open(id, {
       speed: this.#run?.snapshot.speed ?? 1,
       drill: this.#run?.snapshot.drill ?? false,
@@ -145,9 +148,10 @@ export class ScenarioRunner {
     });
   }
 
-  /** Closes the panel; the page stays as the run left it. */
+  /** Closes the panel; the page stays as the run left it, but for the server store, which is the learner's again. */
   close(): void {
     this.#dispose();
+    this.#stage.leave?.();
     const url = new URL(location.href);
     for (const key of ['scenario', 'speed', 'play', 'drill', 'plant']) url.searchParams.delete(key);
     history.pushState(null, '', url);

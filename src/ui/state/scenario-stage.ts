@@ -16,7 +16,7 @@ import type {
 } from '../../scenarios/observation.ts';
 import type { RequestOptions, ScenarioStage, StageSetup } from '../../scenarios/stage.ts';
 import type { PageSession } from '../../session/page-session.ts';
-import { prepareScenario } from '../../session/scenario-setup.ts';
+import { prepareScenario, ScenarioStoreKeeper } from '../../session/scenario-setup.ts';
 import type { FollowedTask } from './followed-task.svelte.ts';
 import { listenToPeers } from './peer-tabs.ts';
 import type { Playground } from './playground.svelte.ts';
@@ -45,12 +45,15 @@ function taskView(task: FollowedTask): TaskView {
     result: task.result,
     error: task.error,
     resumes: task.jobProgress?.resumes ?? 0,
+    takeover: task.jobProgress?.takeover,
   };
 }
 
 export class PageStage implements ScenarioStage {
   readonly #session: PageSession;
   readonly #playground: Playground;
+  /** The server store the learner had before the first scenario, given back when the run is closed. */
+  readonly #storeKeeper: ScenarioStoreKeeper;
   #probes: ProbeView[] = [];
   #peers: PeerReport[] = [];
   readonly #stopListening: () => void;
@@ -59,6 +62,7 @@ export class PageStage implements ScenarioStage {
   constructor(playground: Playground) {
     this.#session = playground.session;
     this.#playground = playground;
+    this.#storeKeeper = new ScenarioStoreKeeper(playground.session, sessionStorage);
     this.#stopListening = listenToPeers((report) => {
       this.#peers = [
         ...this.#peers,
@@ -74,7 +78,12 @@ export class PageStage implements ScenarioStage {
   async reset(setup: StageSetup): Promise<void> {
     this.#probes = [];
     this.#peers = [];
-    await prepareScenario(this.#session, setup);
+    this.#storeKeeper.entering();
+    await prepareScenario(this.#session, setup, this.#playground.cluster?.endpoint);
+  }
+
+  leave(): void {
+    this.#storeKeeper.left();
   }
 
   observe(since: number): Observation {
@@ -180,6 +189,18 @@ export class PageStage implements ScenarioStage {
 
   restartServer(): void {
     this.#session.restartServer();
+  }
+
+  killNode(node: number): void {
+    this.#playground.cluster?.kill(node);
+  }
+
+  restartNode(node: number): void {
+    this.#playground.cluster?.restart(node);
+  }
+
+  cutNode(node: number, cut: boolean): void {
+    this.#playground.cluster?.setCut(node, cut);
   }
 
   arm(trigger: TriggerId, action: RuleAction): void {

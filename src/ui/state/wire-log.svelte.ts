@@ -8,6 +8,7 @@
 import type { WireEntry } from '../../client/rpc-client.ts';
 import { WireAnnotator, withPacketUpdate, type WireRow } from '../../client/wire-annotation.ts';
 import type { PacketUpdate } from '../../net/net-marks.ts';
+import type { FaultNotice } from '../../session/fault-notices.ts';
 
 /**
  * How often, at most, new rows are drawn. Redrawn every frame, a log taking
@@ -19,9 +20,13 @@ export const FLUSH_EVERY_MS = 200;
 /** Rows the page keeps in memory (the IndexedDB copy keeps the last WIRE_LOG_LIMIT). */
 export const WIRE_ROWS_KEPT = 5000;
 
+/** Fault notices kept: drop, kill and restart come a few at a time, by hand or by a rule. */
+export const FAULTS_KEPT = 500;
+
 export class WireLog {
   #rows = $state.raw<readonly WireRow[]>([]);
   #filter = $state('');
+  #faults = $state.raw<readonly FaultNotice[]>([]);
   readonly #visible = $derived.by(() => {
     const words = this.#filter.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) return this.#rows;
@@ -54,6 +59,16 @@ export class WireLog {
   rowsNow(): readonly WireRow[] {
     this.#flush();
     return this.#rows;
+  }
+
+  /** Drop, kill, restart and offline, in order, each placed after the wire entry logged before it. */
+  get faults(): readonly FaultNotice[] {
+    return this.#faults;
+  }
+
+  /** A fault broke the link or the server: it shows among the rows at once. */
+  addFault(notice: FaultNotice): void {
+    this.#faults = [...this.#faults, notice].slice(-FAULTS_KEPT);
   }
 
   /** The rows matching the filter box (every word must match). */
@@ -102,6 +117,7 @@ export class WireLog {
     this.#flush();
     this.#dropped += this.#rows.length;
     this.#rows = [];
+    this.#faults = [];
     this.#byPacket.clear();
   }
 

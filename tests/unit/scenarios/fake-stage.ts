@@ -97,6 +97,7 @@ export class FakeStage implements ScenarioStage {
       result: undefined,
       error: undefined,
       resumes: 0,
+      takeover: undefined,
       ...task,
     };
     this.obs = {
@@ -140,6 +141,15 @@ export class FakeStage implements ScenarioStage {
   }
   restartServer(): void {
     this.actions.push('restart');
+  }
+  killNode(node: number): void {
+    this.actions.push(`kill node ${node}`);
+  }
+  restartNode(node: number): void {
+    this.actions.push(`restart node ${node}`);
+  }
+  cutNode(node: number, cut: boolean): void {
+    this.actions.push(`${cut ? 'cut' : 'rejoin'} node ${node}`);
   }
   arm(trigger: string): void {
     this.actions.push(`arm ${trigger}`);

@@ -197,6 +197,27 @@ describe('input during a task', () => {
     });
   });
 
+  it('T14: deploy_service accepted with "Approve roll-out" unticked says so instead of a bare "declined"', async () => {
+    const taskId = await startTask('deploy_service', { service: 'cart' });
+    await pollUntil(h.client, taskId, (t) => t['status'] === 'input_required');
+    await h.client.request(
+      'tasks/update',
+      {
+        taskId,
+        inputResponses: { approve_rollout: { action: 'accept', content: { approve: false } } },
+      },
+      { tasks: true },
+    );
+    const done = await pollUntil(h.client, taskId, terminal);
+    expect(done['result']).toMatchObject({
+      content: [
+        {
+          text: 'Roll-out of cart to production not approved ("Approve roll-out" was left unticked in the accepted form); canary rolled back.',
+        },
+      ],
+    });
+  });
+
   it('T16: input needed before the task exists uses input_required on tools/call, then the retry gets a task', async () => {
     const first = await call('test_tool_with_task');
     expect(first).toMatchObject({
