@@ -28,7 +28,7 @@ const ARCHITECTURE = {
       'xstate',
     ],
   },
-  net: { folders: ['protocol'], packages: ['zod'] },
+  net: { folders: ['protocol'], packages: ['zod', '@modelcontextprotocol/client'] },
   store: { folders: ['protocol'], packages: ['idb'] },
   client: { folders: ['protocol', 'net', 'machines', 'store'], packages: ['xstate', 'zod'] },
   session: {

@@ -6,22 +6,32 @@
 import { mount } from 'svelte';
 import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
+import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
+import { RemoteEndpoint } from './session/remote-endpoint.ts';
 import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
 import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
+import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
-// One node is today's single worker; the cluster control adds nodes behind the page's balancer.
-const cluster = new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
-const session = new PageSession({ endpoint: cluster });
-cluster.reportTo(session.network.log, () => session.network.scheduler.now());
+// The learner's own server when one was chosen (the page reloads to switch); else the page's
+// cluster of workers: one node is today's single worker, the cluster control adds nodes.
+const storage = browserChoiceStorage();
+const choice = readRemoteChoice(storage);
+const remote = choice
+  ? new RemoteEndpoint({ url: choice.url, token: choice.token, origin: location.origin })
+  : undefined;
+const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
+const session = new PageSession({ endpoint: remote ?? cluster ?? new WorkerEndpoint() });
+cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
+const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-mount(App, { target: document.getElementById('app')!, props: { playground, scenarios } });
+mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
 void session.start().then(() => {
   scenarios.startFromUrl();
   void followFromUrl(session);

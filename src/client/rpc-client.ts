@@ -13,7 +13,8 @@ import {
 } from '../protocol/jsonrpc.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { MarkSource, NetMark } from '../net/net-marks.ts';
-import type { Connector, Transport } from '../net/transport.ts';
+import { httpFactsOf, type HttpFacts } from '../net/http-facts.ts';
+import type { Connector, RequestFailure, Transport } from '../net/transport.ts';
 import { LinkMarks } from './link-marks.ts';
 import type { CallError } from './rpc-error.ts';
 import { StreamTable, type StreamHandle, type StreamOptions } from './rpc-streams.ts';
@@ -33,6 +34,8 @@ export interface WireEntry {
   reissueReason?: 'link' | 'timeout';
   /** Which client sent or received it, when one log holds several (undefined: the page's own client). */
   connection?: string;
+  /** What HTTP said about the exchange that brought it (a remote server's answer). */
+  http?: HttpFacts;
   /**
    * What a fault-injecting network did to it (lost, delayed, duplicated,
    * reordered). A message the page sent may learn more later (`PacketUpdate`).
@@ -132,8 +135,8 @@ export class RpcClient {
   }
 
   /** Opens the first link. */
-  async start(): Promise<void> {
-    await this.#open();
+  start(): Promise<void> {
+    return this.#open();
   }
 
   /**
@@ -275,6 +278,7 @@ export class RpcClient {
     this.#attempt = 0;
     transport.onmessage = (message) => this.#receive(message);
     transport.onclose = (reason) => this.#lost(transport, reason);
+    transport.onfailure = (failure) => this.#failed(transport, failure);
     await transport.start();
     if (this.#transport !== transport || this.state === 'closed') return; // Broken or closed meanwhile.
     this.#setState('open', undefined, { attempt: 0 });
@@ -298,6 +302,13 @@ export class RpcClient {
     this.#transport = undefined;
     this.#streams.end(reason, transport);
     this.#scheduleReconnect(reason);
+  }
+
+  /** HTTP answered one request, but with no JSON-RPC response: it fails, in words (no `code`: not `rpc`). */
+  #failed(transport: Transport, { requestId: id, message }: RequestFailure): void {
+    const error = { kind: 'invalid-response', message } as const;
+    if (transport !== this.#transport || this.#streams.answered(id, error)) return;
+    if (typeof id === 'number') this.#take(id)?.reject(error);
   }
 
   #scheduleReconnect(reason: string): void {
@@ -354,8 +365,7 @@ export class RpcClient {
           error: { code: -32601, message: `Method not found: ${parsed.message.method}` },
         });
         return;
-      case 'invalid':
-        return; // Logged above; nothing can be correlated with it.
+      case 'invalid': // Logged above; nothing can be correlated with it.
     }
   }
 
@@ -368,6 +378,7 @@ export class RpcClient {
   }
 
   #log(direction: WireDirection, message: unknown, reissue?: Reissue, net?: NetMark): void {
+    const http = httpFactsOf(message);
     this.#options.onWire?.({
       seq: this.#options.nextSeq?.() ?? ++this.#seq,
       at: this.#scheduler.now(),
@@ -376,6 +387,7 @@ export class RpcClient {
       ...(this.#options.connection !== undefined ? { connection: this.#options.connection } : {}),
       ...(reissue ? { reissueOf: reissue.of, reissueReason: reissue.reason } : {}),
       ...(net ? { net } : {}),
+      ...(http ? { http } : {}),
     });
   }
 
@@ -385,7 +397,4 @@ export class RpcClient {
   }
 }
 
-interface Reissue {
-  of: number;
-  reason: 'link' | 'timeout';
-}
+type Reissue = { of: number; reason: 'link' | 'timeout' };

@@ -3,6 +3,7 @@
  * response answers (responses carry only an id), which task a message is
  * about, and a one-word gist (a task's status, an error code).
  */
+import type { HttpFacts } from '../net/http-facts.ts';
 import { parseMessage } from '../protocol/jsonrpc.ts';
 import { TaskStatusSchema, type TaskStatus } from '../protocol/task.ts';
 import type { NetMark, PacketUpdate } from '../net/net-marks.ts';
@@ -31,6 +32,8 @@ export interface WireRow {
   reissueReason: 'link' | 'timeout' | undefined;
   /** What the fault-injecting network did to it; updated when a sent message arrives or is lost in flight. */
   net: NetMark | undefined;
+  /** What HTTP said about the exchange that brought it (a remote server's answer): status, `Mcp-*` headers. */
+  http: HttpFacts | undefined;
   message: unknown;
   /** The client it belongs to, when not the page's own (a second connection, another identity). */
   connection: string | undefined;
@@ -118,6 +121,7 @@ export class WireAnnotator {
       reissueOf: entry.reissueOf,
       reissueReason: entry.reissueReason,
       net: entry.net,
+      http: entry.http,
       message: entry.message,
       connection: entry.connection,
       node: entry.node,

@@ -18,7 +18,7 @@ import { MessageTracker, type MessageInfo } from './message-info.ts';
 import type { Prng } from './prng.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { LossReason, MarkEvent, NetMark, PacketUpdate } from './net-marks.ts';
-import type { Transport } from './transport.ts';
+import type { RequestFailure, Transport } from './transport.ts';
 
 /** What a link needs from the network it belongs to. */
 export interface LinkContext {
@@ -61,6 +61,7 @@ export class FaultyTransport implements Transport {
   onmessage?: (message: unknown) => void;
   onclose?: (reason: string) => void;
   onerror?: (error: Error) => void;
+  onfailure?: (failure: RequestFailure) => void;
   readonly link: number;
   readonly #inner: Transport;
   readonly #ctx: LinkContext;
@@ -87,6 +88,10 @@ export class FaultyTransport implements Transport {
     };
     inner.onclose = (reason) => this.#shut(reason, false);
     inner.onerror = (error) => this.onerror?.(error);
+    // A failed HTTP exchange is no message the network could delay or lose: it is passed on as it is.
+    inner.onfailure = (failure) => {
+      if (!this.#closed) this.onfailure?.(failure);
+    };
   }
 
   get closed(): boolean {

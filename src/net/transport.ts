@@ -20,6 +20,18 @@ export interface Transport {
   onclose?: (reason: string) => void;
   /** Called when something went wrong that did not close the link (a message that could not be read or sent). */
   onerror?: (error: Error) => void;
+  /**
+   * Called when one request got an answer that is no JSON-RPC response (an
+   * HTTP error, HTML, a reply that is not JSON-RPC, no answer in time): the
+   * link stays up, and only that request fails. A MessagePort never calls it.
+   */
+  onfailure?: (failure: RequestFailure) => void;
+}
+
+/** One request that cannot be answered over its link, and why, in words for the page. */
+export interface RequestFailure {
+  requestId: string | number;
+  message: string;
 }
 
 /** Opens a new link. Called again after every break. */

@@ -19,6 +19,7 @@ import { isJsonContentType, type AuthInfo } from '@modelcontextprotocol/server';
 import { ErrorCode, Method } from '../protocol/constants.ts';
 import { errorResponse } from '../protocol/jsonrpc.ts';
 import { rpcError, sendJson, sendWeb, webHeaders } from './node-http-replies.ts';
+import { answerCors } from './node-cors.ts';
 import { answerTasksGet } from './direct-tasks-get.ts';
 import {
   checkedBody,
@@ -104,6 +105,7 @@ async function serve(
   streams: Set<() => void>,
   direct: boolean,
 ): Promise<void> {
+  if (answerCors(req, res)) return; // A browser page's preflight.
   const [path = '', query = ''] = (req.url ?? '').split(/\?(.*)/s);
   if (path !== MCP_PATH)
     return sendJson(

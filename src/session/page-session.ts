@@ -1,7 +1,7 @@
 /**
  * The page's session: everything the page does, without a framework. It
- * owns the link to the server (a {@link ServerEndpoint}: today the Web
- * Worker), the simulated network every link passes through, the page's
+ * owns the link to the server (a {@link ServerEndpoint}: the Web Worker,
+ * or the learner's own server over HTTP), the simulated network every link passes through, the page's
  * RPC client and any extra named connections, the task follower and the
  * journal that keeps followed tasks across a reload, and push
  * subscriptions. It tells what changed through typed events (`on`).

@@ -19,6 +19,11 @@ export interface PageStorageOptions {
   wireBatchMs?: number;
 }
 
+/** The server whose journal this is: each server has its own journal database (`ServerEndpoint.journalName`). */
+interface JournalOwner {
+  endpoint?: { readonly journalName?: string };
+}
+
 export class PageStorage {
   readonly journal: TaskJournal;
   readonly serverStore: ServerStoreChoice;
@@ -27,14 +32,16 @@ export class PageStorage {
   #clearing: StorageStatus['clearing'] = 'no';
 
   /** `changed` is told after every change of {@link status}. */
-  constructor(options: PageStorageOptions, changed: () => void) {
+  constructor(options: PageStorageOptions & JournalOwner, changed: () => void) {
     this.#changed = changed;
     this.serverStore = new ServerStoreChoice(
       'preferences' in options ? options.preferences : browserPreferences(),
     );
     this.journal = new TaskJournal(
       options.pageStore ??
-        new IdbPageStore(PAGE_DATABASE, (problem) => this.journal.reportProblem(problem)),
+        new IdbPageStore(options.endpoint?.journalName ?? PAGE_DATABASE, (problem) =>
+          this.journal.reportProblem(problem),
+        ),
       {
         onProblem: (problem) => {
           this.#problem = problem;

@@ -33,6 +33,8 @@ export interface ServerEndpoint extends ServerControl {
   onEvent(listener: (event: WorkerEvent) => void): () => void;
   /** The page goes away: a server that lives with the page (a worker) ends; one that outlives it stays. */
   release(reason: string): void;
+  /** The page's journal database for this server's tasks (a task is polled only where it was made); the built-in one when absent. */
+  readonly journalName?: string;
   /**
    * Which server node each message went to or came from, for an endpoint of
    * several (a cluster behind a balancer); returns the unsubscribe. A single

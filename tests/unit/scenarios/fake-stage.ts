@@ -72,6 +72,7 @@ export class FakeStage implements ScenarioStage {
       reissueOf: undefined,
       reissueReason: undefined,
       net: undefined,
+      http: undefined,
       node: undefined,
       message: {},
       search: '',

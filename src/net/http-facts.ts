@@ -1,0 +1,46 @@
+/**
+ * What HTTP said about one exchange with a remote server: the status, the
+ * answer's content type, and the MCP headers the request carried (T19), so
+ * the wire log can show them beside the JSON-RPC message. Facts are kept
+ * per message object in a WeakMap: a message is passed on untouched (the
+ * log shows its exact JSON), and the facts go when the message goes.
+ */
+
+export interface HttpFacts {
+  status: number;
+  statusText: string;
+  /** The answer's `Content-Type`, as sent. */
+  contentType: string;
+  /** The request's `Mcp-*` headers, and `Authorization` with its token hidden. */
+  requestHeaders: Record<string, string>;
+  /** From the request's start to the answer's headers. */
+  ms: number;
+}
+
+const factsByMessage = new WeakMap<object, HttpFacts>();
+
+/** Ties `facts` to a message the HTTP transport is about to hand on. */
+export function recordHttpFacts(message: unknown, facts: HttpFacts): void {
+  if (typeof message === 'object' && message !== null) factsByMessage.set(message, facts);
+}
+
+/** What HTTP said about the exchange that brought `message`, if it came over HTTP. */
+export function httpFactsOf(message: unknown): HttpFacts | undefined {
+  return typeof message === 'object' && message !== null ? factsByMessage.get(message) : undefined;
+}
+
+/** The headers worth showing: every `Mcp-*` one, and whether a bearer token went (never the token). */
+export function shownRequestHeaders(headers: Headers): Record<string, string> {
+  const shown: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name.startsWith('mcp-')) shown[name] = value;
+  });
+  if (headers.has('authorization')) shown['authorization'] = 'Bearer …';
+  return shown;
+}
+
+/** The HTTP line of a wire row: `HTTP 200 · 12 ms · mcp-method: tasks/get · mcp-name: …`. */
+export function httpSummary(facts: HttpFacts): string {
+  const headers = Object.entries(facts.requestHeaders).map(([name, value]) => `${name}: ${value}`);
+  return [`HTTP ${facts.status}`, `${Math.round(facts.ms)} ms`, ...headers].join(' · ');
+}
