@@ -26,6 +26,7 @@ import { Emitter } from './emitter.ts';
 import { FollowedTasks } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
+import { ServerXray } from './server-xray.ts';
 import { PageStorage, type PageStorageOptions } from './page-storage.ts';
 import type {
   ConnectionStatus,
@@ -63,6 +64,8 @@ export class PageSession {
   readonly #subscription: TaskSubscription;
   readonly #tasks: FollowedTasks;
   readonly #connections: NamedConnections;
+  /** What the server's store holds now, told beside the MCP wire (`xray` events say when it changed). */
+  readonly xray: ServerXray;
   #connection: ConnectionStatus = { state: 'connecting', detail: undefined, info: { attempt: 0 } };
   #tools: ToolsStatus = { tools: [], error: undefined };
   #declareTasks = true;
@@ -73,6 +76,7 @@ export class PageSession {
     this.#endpoint = options.endpoint;
     this.#scheduler = options.scheduler ?? realScheduler;
     this.#storage = new PageStorage(options, () => this.#events.emit('storage', this.storage));
+    this.xray = new ServerXray(options.endpoint, (taskId) => this.#events.emit('xray', { taskId }));
     this.network = new FaultyNetwork({
       seed: options.seed ?? randomSeed(),
       server: options.endpoint,
@@ -84,8 +88,7 @@ export class PageSession {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
     });
     options.endpoint.onEvent((event) => {
-      this.#storage.serverStore.heard(event);
-      this.#storageChanged();
+      if (this.#storage.serverStore.heard(event)) this.#storageChanged();
     });
     this.client = new RpcClient({
       ...this.#clientOptions(options.clientName ?? 'mcp-tasks-playground-page', IDENTITY),
@@ -387,6 +390,7 @@ export class PageSession {
   }
 
   #serverChanged(): void {
+    this.xray.serverChanged(this.#endpoint.running, this.#endpoint.generation);
     this.#events.emit('server', this.server);
   }
 

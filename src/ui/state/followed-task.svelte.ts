@@ -12,6 +12,7 @@
  * the getters here derive something.
  */
 import { useSelector } from '@xstate/svelte';
+import { createSubscriber } from 'svelte/reactivity';
 import { fromStore } from 'svelte/store';
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
@@ -30,6 +31,8 @@ import type {
   RpcError,
   TaskStatus,
 } from '../../protocol/task.ts';
+import type { PageSession } from '../../session/page-session.ts';
+import type { StoredTaskReading } from '../../session/server-xray.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
@@ -46,14 +49,33 @@ export class FollowedTask {
   readonly #snapshot: { readonly current: TaskSnapshot };
   /** Every step the actor took, for the statechart's history stepping. */
   readonly history: TaskHistory;
+  readonly #xray: Pick<PageSession, 'xray' | 'on'>;
+  readonly #watchXray: () => void;
 
-  constructor(actor: TaskActor) {
+  constructor(actor: TaskActor, session: Pick<PageSession, 'xray' | 'on'>) {
     this.#actor = actor;
     this.#snapshot = fromStore(useSelector(actor, (snapshot) => snapshot));
     this.history = new TaskHistory(actor);
     const { context } = actor.getSnapshot();
     this.taskId = context.taskId;
     this.toolName = context.toolName;
+    this.#xray = session;
+    // Re-read only when this task's reading (or every task's) changed.
+    this.#watchXray = createSubscriber((update) =>
+      session.on('xray', ({ taskId }) => {
+        if (taskId === undefined || taskId === this.taskId) update();
+      }),
+    );
+  }
+
+  /**
+   * The x-ray: what the server's store holds for this task now, told beside
+   * the MCP wire. The client itself knows only {@link serverStatus}, from its
+   * last tasks/get reply or notification.
+   */
+  get stored(): StoredTaskReading {
+    this.#watchXray();
+    return this.#xray.xray.reading(this.taskId);
   }
 
   /** The actor's latest snapshot (its `value` is what the statechart is checked against). */
@@ -66,7 +88,7 @@ export class FollowedTask {
     return this.#snapshot.current.context;
   }
 
-  /** The status the server last reported (T6); only the server changes it. */
+  /** The status the client last saw: its last tasks/get reply or notification (T6); only the server changes it. */
   get serverStatus(): TaskStatus {
     return this.context.task.status;
   }

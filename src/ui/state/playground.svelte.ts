@@ -163,7 +163,7 @@ export class Playground {
 
   #card(actor: TaskActor): FollowedTask {
     let card = this.#cards.get(actor);
-    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor)));
+    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor, this.session)));
     return card;
   }
 }
