@@ -104,6 +104,14 @@ export class FollowedTask {
     return this.snapshot.status !== 'active';
   }
 
+  /** The client's conclusion once done, as its machine's chart names it ("gave up: TTL passed"), never a status. */
+  get finalLabel(): string | undefined {
+    const value = this.snapshot.value;
+    if (typeof value !== 'string') return undefined;
+    const { graph } = this.history;
+    return graph.nodes.find((n) => n.id === `${graph.rootId}.${value}`)?.label ?? value;
+  }
+
   get forgotten(): boolean {
     return this.snapshot.value === 'forgotten';
   }

@@ -38,6 +38,8 @@ export interface Box {
 export interface LaidOutNode extends Box {
   id: string;
   key: string;
+  /** The state's drawn name (`meta.label`, else its key). */
+  label: string;
   kind: GraphNodeKind;
   region: boolean;
   depth: number;
@@ -162,7 +164,7 @@ export function toElk(
       const linesWidth = Math.max(0, ...lines.map((line) => measure(line, FONT.label)));
       return {
         id: node.id,
-        width: Math.ceil(Math.max(measure(node.key, FONT.state, true), linesWidth) + 22),
+        width: Math.ceil(Math.max(measure(node.label, FONT.state, true), linesWidth) + 22),
         height: STATE_HEIGHT + lines.length * LINE,
       };
     }
@@ -246,6 +248,7 @@ export function fromElk(graph: MachineGraph, laidOut: ElkNode, elapsedMs: number
         ...box,
         id: node.id,
         key: node.key,
+        label: node.label,
         kind: node.kind,
         region: node.region,
         depth,
