@@ -22,6 +22,7 @@ import { launchChromium } from './bench/chromium.ts';
 import { cluster } from './bench/cluster.ts';
 import type { BenchContext, BenchPart } from './bench/context.ts';
 import { table, type Figure } from './bench/figures.ts';
+import { goals, goalTable } from './bench/goals.ts';
 import { nodeHost } from './bench/node-host.ts';
 import { pageFollow } from './bench/page-follow.ts';
 import { resume } from './bench/resume.ts';
@@ -68,6 +69,7 @@ function build(label: string, args: string[], output: string): void {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  mkdirSync(RESULTS, { recursive: true });
   build('the app', [], 'dist/index.html');
   build(
     'the bench pages',
@@ -82,6 +84,7 @@ async function main(): Promise<number> {
     browser: () => (browser ??= launchChromium()),
     appUrl: app.url,
     benchUrl: benchPages.url,
+    outDir: RESULTS,
     log,
   };
   const figures: Figure[] = [];
@@ -121,6 +124,8 @@ async function main(): Promise<number> {
   );
   console.log(table(figures));
   for (const f of figures.filter((f) => f.note)) console.log(`  ${f.part} / ${f.name}: ${f.note}`);
+  const goalResults = goals(figures);
+  if (goalResults.length > 0) console.log(`\nGoals (issue 16)\n${goalTable(goalResults)}`);
   for (const failure of failures) console.log(`\nFAILED ${failure.part}:\n${failure.error}`);
 
   const at = new Date(started).toISOString();
@@ -132,6 +137,7 @@ async function main(): Promise<number> {
     partSeconds,
     machine,
     figures,
+    goals: goalResults,
     failures,
   };
   mkdirSync(RESULTS, { recursive: true });

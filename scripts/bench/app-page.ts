@@ -1,77 +1,91 @@
-/** Driving the app's page in the bench parts: connect, start tasks, read each card's poll count. */
+/**
+ * Driving the app's page in the bench parts: connect, start tasks, and
+ * count each task's polls where the page meets the worker's port.
+ *
+ * The task list draws only the cards near view (a virtualised list), so the
+ * bench cannot read every task off its card; it counts at the MessagePort
+ * instead, which is also what really leaves for the worker and comes back
+ * (after the simulated network).
+ */
 import type { Page } from '@playwright/test';
 
-/** Every followed task's card. */
+/** The task cards drawn now (only those near view; every task has a slot). */
 export const CARDS = 'section[aria-labelledby="tasks-heading"] article';
+/** The Tasks count: how many tasks the page follows. */
+export const TASKS_COUNT = 'section[aria-labelledby="tasks-heading"] .panel-head .count';
+
+/** What the init script counts in the page. */
+interface Counted {
+  /** tasks/get posted to a port since the page loaded. */
+  __benchTasksGet: number;
+  /** Per taskId: tasks/get answers about it that came in on a port since the page loaded. */
+  __benchAnswers: Record<string, number>;
+}
 
 const instrumented = new WeakSet<Page>();
 
 /**
- * Opens the app and waits until it is connected and lists its tools.
- *
- * Every page counts the tasks/get requests it hands to a MessagePort (what
- * really leaves for the worker, after the simulated network) in
- * `window.__benchTasksGet`. The task list draws the newest 40 cards and
- * offers the rest behind "Show more"; with `drawAll` (the default) the bench
- * presses it as it appears, on every load, reloads included, so every task's
- * card is drawn and can be read: the worst case for the page.
+ * The counting, run before the page's own scripts (a string: tsx's helpers
+ * do not exist in the page). A tasks/get answer is a result naming a taskId
+ * that is not a tools/call's CreateTaskResult (resultType 'task').
  */
-export async function openApp(
-  page: Page,
-  url: string,
-  { drawAll = true }: { drawAll?: boolean } = {},
-): Promise<void> {
+const COUNT_IN_PAGE = `
+  window.__benchTasksGet = 0;
+  window.__benchAnswers = {};
+  const post = MessagePort.prototype.postMessage;
+  MessagePort.prototype.postMessage = function (message, ...rest) {
+    if (message?.method === 'tasks/get') window.__benchTasksGet++;
+    return post.call(this, message, ...rest);
+  };
+  const listen = MessagePort.prototype.addEventListener;
+  MessagePort.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type === 'message')
+      listen.call(this, 'message', (event) => {
+        const result = event.data?.result;
+        const taskId = result?.resultType === 'task' ? undefined : result?.taskId;
+        if (typeof taskId === 'string')
+          window.__benchAnswers[taskId] = (window.__benchAnswers[taskId] ?? 0) + 1;
+      });
+    return listen.call(this, type, listener, ...rest);
+  };
+`;
+
+/** Opens the app (counting as {@link Counted} says, on every load) and waits until it is connected and lists its tools. */
+export async function openApp(page: Page, url: string): Promise<void> {
   if (!instrumented.has(page)) {
     instrumented.add(page);
-    await page.addInitScript((pressShowMore: boolean) => {
-      const counted = window as unknown as { __benchTasksGet: number };
-      counted.__benchTasksGet = 0;
-      const post = MessagePort.prototype.postMessage;
-      MessagePort.prototype.postMessage = function (
-        this: MessagePort,
-        message: unknown,
-        ...rest: unknown[]
-      ) {
-        if ((message as { method?: unknown } | null)?.method === 'tasks/get')
-          counted.__benchTasksGet++;
-        return (post as (...args: unknown[]) => void).call(this, message, ...rest);
-      } as typeof MessagePort.prototype.postMessage;
-      if (pressShowMore)
-        setInterval(
-          () =>
-            document
-              .querySelector<HTMLButtonElement>(
-                'section[aria-labelledby="tasks-heading"] button.more',
-              )
-              ?.click(),
-          100,
-        );
-    }, drawAll);
+    await page.addInitScript(COUNT_IN_PAGE);
   }
   await page.goto(url);
   await page.getByRole('status').filter({ hasText: 'Connected as learner' }).waitFor();
   await page.getByRole('button', { name: /^slow_compute\b/ }).waitFor();
 }
 
-/** Calls slow_compute `count` times, then waits until every card is on screen and each task polled once. */
+/** How many tasks the Tasks count says the page follows. */
+export async function tasksFollowed(page: Page): Promise<number> {
+  return Number(await page.locator(TASKS_COUNT).textContent());
+}
+
+/**
+ * Calls slow_compute `count` times, then waits until the page follows them
+ * all and the server has answered a tasks/get about each (as many tasks
+ * answered as followed).
+ */
 export async function startTasks(
   page: Page,
   count: number,
   args: { seconds: number; pollIntervalMs?: number },
   timeoutMs: number,
 ): Promise<void> {
-  const before = await page.locator(CARDS).count();
+  const before = await tasksFollowed(page);
   await callSlowCompute(page, count, args);
   await page.waitForFunction(
-    ([selector, n]) => document.querySelectorAll(selector).length >= n,
-    [CARDS, before + count] as const,
-    { timeout: timeoutMs },
+    ([selector, n]) =>
+      Number(document.querySelector(selector)?.textContent) >= n &&
+      Object.keys((window as unknown as Counted).__benchAnswers).length >= n,
+    [TASKS_COUNT, before + count] as const,
+    { timeout: timeoutMs, polling: 200 },
   );
-  const deadline = Date.now() + timeoutMs;
-  while (Object.values(await pollCounts(page)).some((n) => n === 0)) {
-    if (Date.now() > deadline) throw new Error(`not every task was polled within ${timeoutMs} ms`);
-    await page.waitForTimeout(200);
-  }
 }
 
 /** Calls slow_compute `count` times through its form, clicked in the page all at once (with many tasks polling, each Playwright click gets slow). */
@@ -94,46 +108,10 @@ async function callSlowCompute(
 
 /** How many tasks/get the page has sent to the worker since it loaded. */
 export function tasksGetSent(page: Page): Promise<number> {
-  return page.evaluate(() => (window as unknown as { __benchTasksGet: number }).__benchTasksGet);
+  return page.evaluate(() => (window as unknown as Counted).__benchTasksGet);
 }
 
-/**
- * Calls slow_compute `count` times, as {@link startTasks} does, on a page that
- * draws only the newest cards: waits until the Tasks count says they are all
- * followed and the page has sent at least one tasks/get per task.
- */
-export async function startTasksUndrawn(
-  page: Page,
-  count: number,
-  args: { seconds: number; pollIntervalMs?: number },
-  timeoutMs: number,
-): Promise<void> {
-  const countBadge = 'section[aria-labelledby="tasks-heading"] .panel-head .count';
-  const before = Number(await page.locator(countBadge).textContent());
-  const sentBefore = await tasksGetSent(page);
-  await callSlowCompute(page, count, args);
-  await page.waitForFunction(
-    ([selector, n, sent]) =>
-      Number(document.querySelector(selector)?.textContent) >= n &&
-      (window as unknown as { __benchTasksGet: number }).__benchTasksGet >= sent,
-    [countBadge, before + count, sentBefore + count] as const,
-    { timeout: timeoutMs, polling: 200 },
-  );
-}
-
-/** Each card's poll count (its "Polls" fact), by taskId. */
-export function pollCounts(page: Page): Promise<Record<string, number>> {
-  return page.evaluate((selector) => {
-    const counts: Record<string, number> = {};
-    for (const card of document.querySelectorAll(selector)) {
-      const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
-      const facts = [...card.querySelectorAll('.fact')];
-      const polls =
-        facts
-          .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
-          ?.querySelector('dd')?.textContent ?? '0';
-      counts[id] = Number(polls);
-    }
-    return counts;
-  }, CARDS);
+/** Per taskId, the answers about it the page received since it loaded. */
+export function answerCounts(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => ({ ...(window as unknown as Counted).__benchAnswers }));
 }

@@ -11,6 +11,8 @@ export interface BenchContext {
   appUrl: string;
   /** The bench pages (dist-bench/), served. */
   benchUrl: string;
+  /** Where the run writes its results (bench-results/): parts may add files there, such as CPU profiles. */
+  outDir: string;
   /** Progress, on stderr, so stdout stays the figures. */
   log(message: string): void;
 }

@@ -1,14 +1,16 @@
 /**
  * The Node host on loopback under autocannon: tasks/get requests per second
- * and latency, against a bare node:http server answering the same response
- * bytes under the same load. Each server runs in a child process (as
- * `npm run serve` does), autocannon in this one; with 2 cores, that is one
- * core each.
+ * and latency, against two references under the same load in the same run:
+ * a bare node:http server answering the same response bytes (the floor),
+ * and the official SDK's smallest server answering a synchronous
+ * `tools/call` (`sdk-fixture.ts`: what the SDK alone costs per request).
+ * Each server runs in a child process (as `npm run serve` does), autocannon
+ * in this one; with 2 cores, that is one core each.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import autocannon from 'autocannon';
 import type { BenchPart } from './context.ts';
 import { figure } from './figures.ts';
+import { measure, tasksGet, type Call, type Measured } from './load-rounds.ts';
 import { benchMeta, mcpHeaders } from './mcp-http.ts';
 
 const PART = 'node-host';
@@ -60,41 +62,18 @@ async function rpc(
   return { text, json: JSON.parse(text) as Record<string, unknown> };
 }
 
-/** One autocannon run; throws on any error or non-2xx answer, which would make the figures meaningless. */
-async function load(url: string, taskId: string, seconds: number): Promise<autocannon.Result> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 2,
-    method: 'tasks/get',
-    params: { taskId, _meta: meta },
-  });
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    headers: mcpHeaders('tasks/get', taskId),
-    body,
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(
-      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total}`,
-    );
-  }
-  return result;
-}
-
 export const nodeHost: BenchPart = {
   name: PART,
   async run(ctx) {
-    const seconds = ctx.small ? 2 : 10;
-    // Both started at once (an idle server costs nothing), then loaded one at a time.
-    const [host, bare] = await Promise.all([
+    const rounds = ctx.small ? 1 : 3;
+    const seconds = ctx.small ? 2 : 4;
+    // All started at once (an idle server costs nothing), then loaded one at a time.
+    const [host, bare, sdk] = await Promise.all([
       startChild(['src/server/node-main.ts', '--port', '0']),
       startChild(['scripts/bench/bare-http.ts']),
+      startChild(['scripts/bench/sdk-fixture.ts']),
     ]);
-    let hostResult: autocannon.Result;
-    let bareResult: autocannon.Result;
+    let measured: Measured[];
     try {
       const created = await rpc(host.url, 'tools/call', 'slow_compute', {
         name: 'slow_compute',
@@ -106,39 +85,77 @@ export const nodeHost: BenchPart = {
       const answer = (await rpc(host.url, 'tasks/get', taskId, { taskId })).text;
       // The reference answers with exactly these bytes.
       await fetch(bare.url, { method: 'PUT', body: answer });
+      const greet: Call = {
+        method: 'tools/call',
+        name: 'greet',
+        params: { name: 'greet', arguments: { name: 'bench' } },
+      };
+      for (const url of [host.url, sdk.url]) {
+        const greeted = await rpc(url, greet.method, greet.name, greet.params);
+        if (!greeted.text.includes('Hello, bench!'))
+          throw new Error(`${url} did not greet: ${greeted.text}`);
+      }
       ctx.log(
-        `[${PART}] warm-up, then ${seconds} s of tasks/get, ${CONNECTIONS} connections: our host`,
+        `[${PART}] ${rounds} round(s) of ${seconds} s each, ${CONNECTIONS} connections: our tasks/get, our tools/call greet, the SDK fixture's tools/call greet, bare node:http`,
       );
-      await load(host.url, taskId, 1);
-      hostResult = await load(host.url, taskId, seconds);
-      ctx.log(`[${PART}] the same against a bare node:http server`);
-      await load(bare.url, taskId, 1);
-      bareResult = await load(bare.url, taskId, seconds);
+      measured = await measure(
+        [
+          { label: 'host tasks/get', url: host.url, pid: host.child.pid, call: tasksGet(taskId) },
+          { label: 'host greet', url: host.url, pid: host.child.pid, call: greet },
+          { label: 'SDK greet', url: sdk.url, pid: sdk.child.pid, call: greet },
+          { label: 'bare', url: bare.url, pid: bare.child.pid, call: tasksGet(taskId) },
+        ],
+        { rounds, seconds, connections: CONNECTIONS, clientName: 'bench-autocannon' },
+      );
     } finally {
-      await Promise.all([stop(host.child), stop(bare.child)]);
+      await Promise.all([stop(host.child), stop(bare.child), stop(sdk.child)]);
     }
-    const ref = (name: string, value: number) => ({ name: `bare node:http ${name}`, value });
+    const [get, ourGreet, sdkGreet, floor] = measured as [Measured, Measured, Measured, Measured];
+    const sdkRef = (what: string, value: number) => ({
+      name: `SDK fixture tools/call ${what}`,
+      value,
+    });
+    const bareRef = (what: string, value: number) => ({ name: `bare node:http ${what}`, value });
     return [
       figure(
         PART,
-        `tasks/get throughput (${CONNECTIONS} connections)`,
-        hostResult.requests.average,
+        `tasks/get throughput vs the SDK (${CONNECTIONS} connections)`,
+        get.throughput,
         'req/s',
-        ref('req/s', bareResult.requests.average),
+        sdkRef('req/s', sdkGreet.throughput),
+        'goal: at least 2x the bare SDK fixture (createMcpHandler + toNodeHandler, one synchronous tool); rounds interleaved',
       ),
       figure(
         PART,
-        'tasks/get latency p50',
-        hostResult.latency.p50,
-        'ms',
-        ref('p50', bareResult.latency.p50),
+        'tasks/get server CPU per request vs the SDK',
+        get.cpuPerRequestUs,
+        'µs',
+        sdkRef('CPU', sdkGreet.cpuPerRequestUs),
+        "the server process's user + system time over the requests it answered: steadier than req/s on a shared machine",
       ),
+      figure(PART, 'tasks/get latency p50 vs the SDK', get.p50, 'ms', sdkRef('p50', sdkGreet.p50)),
+      figure(
+        PART,
+        'our tools/call (greet, through the SDK entry) vs the SDK',
+        ourGreet.throughput,
+        'req/s',
+        sdkRef('req/s', sdkGreet.throughput),
+        'the same call on both: what our SDK path costs beside the bare SDK',
+      ),
+      figure(
+        PART,
+        `tasks/get throughput (${CONNECTIONS} connections)`,
+        get.throughput,
+        'req/s',
+        bareRef('req/s', floor.throughput),
+      ),
+      figure(PART, 'tasks/get latency p50', get.p50, 'ms', bareRef('p50', floor.p50)),
       figure(
         PART,
         'tasks/get latency p99',
-        hostResult.latency.p99,
+        get.p99,
         'ms',
-        ref('p99', bareResult.latency.p99),
+        bareRef('p99', floor.p99),
         'autocannon records whole milliseconds',
       ),
     ];

@@ -5,10 +5,11 @@
  * run. Per reload, in the page's own clock:
  * - restore: reading the journal and the kept wire log and starting a fresh
  *   actor per task (`playground:restore-start` to `playground:tasks-resumed`);
- * - shown: every card on screen (reference: the tool list on screen), from
- *   navigation start;
- * - re-polled: every task answered by the server again (its poll count went
- *   up), from navigation start; reference: the empty page ready.
+ * - shown: every task in the list and its first card drawn (the list is
+ *   virtualised; reference: the tool list on screen), from navigation start;
+ * - re-polled: every unfinished task answered by the server again (a
+ *   tasks/get answer about it came in on the page's port), from navigation
+ *   start; reference: the empty page connected.
  * And on the server's side, read from its database: how often each job was
  * taken over (once per reload, by the fresh worker; more means a live worker
  * lost its lease; fewer, a reload came before the job was handed on), and,
@@ -19,7 +20,7 @@
 import type { Page } from '@playwright/test';
 import { SERVER_DATABASE } from '../../src/protocol/worker-control.ts';
 import { PAGE_DATABASE } from '../../src/store/db.ts';
-import { CARDS, openApp, startTasks } from './app-page.ts';
+import { answerCounts, CARDS, openApp, startTasks, TASKS_COUNT } from './app-page.ts';
 import type { BenchContext, BenchPart } from './context.ts';
 import { figure, median } from './figures.ts';
 
@@ -112,93 +113,68 @@ async function everyJobRunning(page: Page, since: number): Promise<JobsSeen> {
   }
 }
 
-/** When every card was polled again (or ended); on a timeout, says which cards were stuck and how. */
-async function repolled(page: Page, counts: Record<string, number>): Promise<number> {
+/**
+ * When the server had answered a tasks/get about every task in `expected`
+ * since the reload, in the page's clock, with the page connected; on a
+ * timeout, says how many were not.
+ */
+async function repolled(page: Page, expected: readonly string[]): Promise<number> {
   try {
     const at = await (
       await page.waitForFunction(
-        ([selector, counts]) =>
-          [...document.querySelectorAll(selector)].every((card) => {
-            const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
-            const facts = [...card.querySelectorAll('.fact')];
-            const polls = Number(
-              facts
-                .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
-                ?.querySelector('dd')?.textContent ?? '0',
-            );
-            // A task the client is done with (its TTL ran out on a slow machine) is never polled again: it counts as back.
-            const ended = [...card.querySelectorAll('button')].some(
-              (b) => b.textContent?.trim() === 'Dismiss',
-            );
-            return ended || polls > (counts[id] ?? 0);
-          }) &&
-          [...document.querySelectorAll('[role=status]')].some((s) =>
-            s.textContent?.includes('Connected as learner'),
-          ) &&
-          performance.now(),
-        [CARDS, counts] as const,
+        (ids) => {
+          const answers = (window as unknown as { __benchAnswers: Record<string, number> })
+            .__benchAnswers;
+          return (
+            ids.every((id) => (answers[id] ?? 0) > 0) &&
+            [...document.querySelectorAll('[role=status]')].some((s) =>
+              s.textContent?.includes('Connected as learner'),
+            ) &&
+            performance.now()
+          );
+        },
+        expected,
         { timeout: 180_000, polling: 20 },
       )
     ).jsonValue();
     return Number(at);
   } catch (error) {
-    const stuck = await page.evaluate(
-      ([selector, before]) =>
-        [...document.querySelectorAll(selector)]
-          .filter((card) => {
-            const id = card.querySelector('code.task-id')?.textContent?.trim() ?? '';
-            const facts = [...card.querySelectorAll('.fact')];
-            const polls = Number(
-              facts
-                .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
-                ?.querySelector('dd')?.textContent ?? '0',
-            );
-            return polls <= (before[id] ?? 0);
-          })
-          .map((card) => card.textContent?.replace(/\s+/g, ' ').trim() ?? ''),
-      [CARDS, counts] as const,
-    );
+    const answers = await answerCounts(page);
+    const stuck = expected.filter((id) => !(answers[id] ?? 0));
     throw new Error(
-      `${stuck.length} cards not polled again after the reload; first: ${stuck.slice(0, 2).join(' | ')}`,
+      `${stuck.length} of ${expected.length} tasks not polled again after the reload; first: ${stuck.slice(0, 3).join(', ')}`,
       { cause: error },
     );
   }
 }
 
-/** Reloads and times it; with `tasks` > 0, until every card is back and polled again. */
+/** Reloads and times it; with `tasks` > 0, until every task is listed and every unfinished one polled again. */
 async function reload(page: Page, tasks: number): Promise<Reload> {
   for (let i = 0; tasks > 0 && (await journaled(page)) < tasks; i++) {
     if (i === 300)
       throw new Error(`the page journaled ${await journaled(page)} of ${tasks} tasks after 60 s`);
     await page.waitForTimeout(200);
   }
+  // The server's unfinished tasks: each must be polled again (one that ended, its TTL on a slow machine, is not).
+  const expected = tasks > 0 ? Object.keys((await jobsSeen(page)).tasks) : [];
   await page.reload({ waitUntil: 'commit' });
   // Each wait returns the page's clock at the moment it held, so its own polling is not counted.
-  // The poll counts the restored cards start from are read in the same instant: a card's count
-  // comes back from the journal, which may lag the screen, so "polled again" means above that.
-  const shown = await (
+  // Shown: the list holds every task and draws its first card (it is virtualised: only cards near view are drawn).
+  const shownMs = await (
     await page.waitForFunction(
-      ([selector, n]) => {
-        const cards = [...document.querySelectorAll(selector)];
-        if (n > 0 ? cards.length < n : !document.querySelector('button.tool')) return false;
-        const counts: Record<string, number> = {};
-        for (const card of cards) {
-          const facts = [...card.querySelectorAll('.fact')];
-          const polls =
-            facts
-              .find((f) => f.querySelector('dt')?.textContent?.trim() === 'Polls')
-              ?.querySelector('dd')?.textContent ?? '0';
-          counts[card.querySelector('code.task-id')?.textContent?.trim() ?? ''] = Number(polls);
-        }
-        return { at: performance.now(), counts };
+      ([selector, count, n]) => {
+        const listed = Number(document.querySelector(count)?.textContent ?? 0);
+        const shown =
+          n > 0
+            ? listed >= n && document.querySelector(selector)
+            : document.querySelector('button.tool');
+        return shown ? performance.now() : false;
       },
-      [CARDS, tasks] as const,
+      [CARDS, TASKS_COUNT, tasks] as const,
       { timeout: 180_000, polling: 'raf' },
     )
   ).jsonValue();
-  if (!shown) throw new Error('the page was never shown');
-  const shownMs = shown.at;
-  const repolledMs = await repolled(page, shown.counts);
+  const repolledMs = await repolled(page, expected);
   const [restoreAt, seededAt] = await page.evaluate(() =>
     ['playground:restore-start', 'playground:tasks-resumed'].map(
       (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN,
@@ -253,13 +229,7 @@ export const resume: BenchPart = {
       const adopted = await everyJobRunning(page, Date.now());
       await page.waitForTimeout(ctx.small ? 5000 : 15_000);
       const paced = await jobsSeen(page);
-      const ended = await page.evaluate(
-        (selector) =>
-          [...document.querySelectorAll(selector)].filter((card) =>
-            [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Dismiss'),
-          ).length,
-        CARDS,
-      );
+      const ended = tasks - Object.keys(paced.tasks).length;
       const endedNote =
         ended > 0
           ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for`

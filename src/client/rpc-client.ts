@@ -40,6 +40,8 @@ export interface WireEntry {
    * only so the network's losses can be seen.
    */
   net?: NetMark;
+  /** Which server node behind a balancer sent it, or (a sent one) was sent it: 1 to 5; absent for a single server. */
+  node?: number;
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';

@@ -34,6 +34,8 @@ export interface WireRow {
   message: unknown;
   /** The client it belongs to, when not the page's own (a second connection, another identity). */
   connection: string | undefined;
+  /** The server node behind a balancer that sent it or was sent it (1 to 5); a sent one learns it on delivery. */
+  node: number | undefined;
   /** Lower-cased text the filter box matches against. */
   search: string;
 }
@@ -118,6 +120,7 @@ export class WireAnnotator {
       net: entry.net,
       message: entry.message,
       connection: entry.connection,
+      node: entry.node,
     };
     let row: Omit<WireRow, 'search'>;
     switch (parsed.kind) {
@@ -217,7 +220,16 @@ export function netWords(row: Pick<WireRow, 'net' | 'reissueOf'>): string[] {
 }
 
 function searchText(row: Omit<WireRow, 'search'>): string {
-  return [row.method, row.id, row.taskId, row.gist, row.kind, row.connection, ...netWords(row)]
+  return [
+    row.method,
+    row.id,
+    row.taskId,
+    row.gist,
+    row.kind,
+    row.connection,
+    row.node === undefined ? undefined : `node ${row.node}`,
+    ...netWords(row),
+  ]
     .filter((part) => part !== undefined && part !== null)
     .join(' ')
     .toLowerCase();
@@ -226,6 +238,10 @@ function searchText(row: Omit<WireRow, 'search'>): string {
 /** The row after a later fact about the message it shows (it arrived, or was lost in flight). */
 export function withPacketUpdate(row: WireRow, update: PacketUpdate): WireRow {
   if (!row.net || row.net.packet !== update.packet) return row;
+  if (update.node !== undefined && update.deliveredAt === undefined && !update.lost) {
+    const routed = { ...row, node: update.node };
+    return { ...routed, search: searchText(routed) };
+  }
   const net: NetMark = {
     ...row.net,
     ...(update.deliveredAt !== undefined ? { deliveredAt: update.deliveredAt } : {}),

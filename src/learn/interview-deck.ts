@@ -35,6 +35,21 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     specIds: ['T6', 'T7', 'T8', 'T10'],
   },
   {
+    id: 'result-type',
+    question: 'What does `resultType` say, and which values can it take?',
+    answer:
+      'Every result object says what kind of result it is. `"complete"` is an ordinary result: a `CallToolResult`, and also every `tasks/get`, `tasks/update` and `tasks/cancel` answer, even about a task still `working`. `"task"` appears only on a task handle answering a `tools/call`, a `taskId` to poll. `"input_required"` is an interim result of the core multi-round-trip flow: the server needs input before anything exists, and the client answers by sending the same `tools/call` again with `inputResponses`, not with `tasks/update` (`test_tool_with_task`). A result with no `resultType`, from an older server, is read as `"complete"`.',
+    proveIt: 'result-type',
+    alsoSee: ['happy-path'],
+    tests: [
+      {
+        file: 'tests/unit/client/tool-call.test.ts',
+        name: 'C4: a tools/call result with no resultType (an older server) is read as "complete"; an unknown one is refused',
+      },
+    ],
+    specIds: ['C4', 'T7', 'T10', 'T16', 'M6'],
+  },
+  {
     id: 'who-decides',
     question: 'Who decides whether a call becomes a task, and what must the client declare?',
     answer:
@@ -112,6 +127,16 @@ export const INTERVIEW_DECK: readonly InterviewQuestion[] = [
     proveIt: 'handle-not-session',
     alsoSee: ['drop-after-create', 'reload-mid-task'],
     specIds: ['C1', 'T19', 'T20', 'M3', 'M5'],
+  },
+  {
+    id: 'lost-request',
+    question:
+      'A request is lost in flight. What happens to a synchronous `tools/call`, and what to a `tasks/get`?',
+    answer:
+      'Protocol 2026-07-28 has no sessions (no `Mcp-Session-Id`) and no stream resumability (no `Last-Event-ID`, no event ids), so nothing can pick an answer up where a broken transport left it. The request is lost, and the client re-issues it under a new JSON-RPC id. A synchronous `tools/call` then runs its tool again from the start, which is safe only for work that may be done twice. A lost `tasks/get` costs nothing: the client polls again with the same `taskId`, and the work on the server never stopped. The one request of a task that is not safe to repeat is the `tools/call` that creates it: if its handle is lost, the re-issued call makes a second task.',
+    proveIt: 'lost-request',
+    alsoSee: ['lost-handle'],
+    specIds: ['C1', 'C8', 'T12', 'M7'],
   },
   {
     id: 'operational-consequence',

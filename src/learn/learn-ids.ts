@@ -28,6 +28,9 @@ export const SCENARIO_IDS = [
   'handle-not-session',
   'poll-interval-honoured',
   'push-and-poll',
+  'result-type',
+  'lost-handle',
+  'lost-request',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 

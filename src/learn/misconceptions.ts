@@ -60,7 +60,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     myth: '`resultType: "input_required"` and `status: "input_required"` are the same thing.',
     truth:
       'The first answers the `tools/call` itself before any task exists, and the client re-sends the call with `inputResponses` (`test_tool_with_task`); the second is the status of a task that exists, answered with `tasks/update` (`confirm_delete`).',
-    experiment: 'input-required-once',
+    experiment: 'result-type',
     tests: [
       {
         file: 'tests/unit/server/misconceptions-input-required.test.ts',
@@ -78,7 +78,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     myth: 'If the answer to a `tools/call` is lost, sending the call again finds the same task.',
     truth:
       'Creating a task is not idempotent: the re-sent call, under a new JSON-RPC id, creates a second task while the first runs on unseen until its TTL. Only a handle that arrived can be followed, and then any connection can follow it.',
-    experiment: 'drop-after-create',
+    experiment: 'lost-handle',
     tests: [
       {
         file: 'tests/unit/server/misconceptions-lost-handle.test.ts',

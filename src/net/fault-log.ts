@@ -26,6 +26,12 @@ export type FaultEvent = { seq: number; at: number } & (
   | { kind: 'network.online' }
   | { kind: 'server.killed'; generation: number }
   | { kind: 'server.started'; generation: number }
+  /** One server node of a cluster behind the page's balancer (1 to 5), and its worker's number. */
+  | {
+      kind: 'node.killed' | 'node.started' | 'node.cut' | 'node.rejoined';
+      node: number;
+      generation: number;
+    }
   | { kind: 'rule.fired'; ruleId: string; rule: string; packet: number; taskId?: string }
   | { kind: 'conditions.changed'; conditions: LinkConditions; seed: number }
 );
@@ -39,12 +45,13 @@ export type FaultEventInit = FaultEvent extends infer E
     : never
   : never;
 
-/** Events that hit every task at once: the link, the network, the server. */
+/** Events that hit every task at once: the link, the network, the server (or one of its nodes). */
 export function isGlobalFault(event: FaultEvent): boolean {
   return (
     event.kind.startsWith('link.') ||
     event.kind.startsWith('network.') ||
     event.kind.startsWith('server.') ||
+    event.kind.startsWith('node.') ||
     event.kind === 'connect.refused'
   );
 }
@@ -85,6 +92,14 @@ export function describeFault(event: FaultEvent): string {
       return `server worker #${event.generation} killed`;
     case 'server.started':
       return `server worker #${event.generation} started`;
+    case 'node.killed':
+      return `node ${event.node} killed (worker #${event.generation})`;
+    case 'node.started':
+      return `node ${event.node} started (worker #${event.generation})`;
+    case 'node.cut':
+      return `node ${event.node} cut off from the balancer`;
+    case 'node.rejoined':
+      return `node ${event.node} reachable again`;
     case 'rule.fired':
       return `rule fired: ${event.rule}`;
     case 'conditions.changed':

@@ -67,6 +67,8 @@ export class FaultyTransport implements Transport {
   readonly #tracker = new MessageTracker();
   #queue: InFlight[] = [];
   #timer: unknown;
+  /** The pending flush is a `soon` (a microtask), not a scheduler timer. */
+  #timerIsSoon = false;
   #timerAt: number | undefined;
   #closed = false;
   #seq = 0;
@@ -182,12 +184,30 @@ export class FaultyTransport implements Transport {
     const head = this.#queue[0];
     if (!head || this.#closed) return;
     if (this.#timerAt !== undefined && this.#timerAt <= head.deliverAt) return;
-    if (this.#timer !== undefined) this.#ctx.scheduler.clearTimeout(this.#timer);
+    this.#disarm();
+    const { scheduler } = this.#ctx;
     this.#timerAt = head.deliverAt;
-    this.#timer = this.#ctx.scheduler.setTimeout(
-      () => this.#flush(),
-      Math.max(0, head.deliverAt - this.#ctx.scheduler.now()),
-    );
+    const wait = Math.max(0, head.deliverAt - scheduler.now());
+    if (wait === 0 && scheduler.soon) {
+      // A clean link delays nothing: deliver after the sender's synchronous work, not after a timer.
+      const token = Symbol('soon');
+      this.#timer = token;
+      this.#timerIsSoon = true;
+      scheduler.soon(() => {
+        if (this.#timer === token) this.#flush();
+      });
+      return;
+    }
+    this.#timerIsSoon = false;
+    this.#timer = scheduler.setTimeout(() => this.#flush(), wait);
+  }
+
+  /** Cancels the pending flush, if any (a `soon` one is only forgotten: its token no longer matches). */
+  #disarm(): void {
+    if (this.#timer !== undefined && !this.#timerIsSoon)
+      this.#ctx.scheduler.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = undefined;
   }
 
   #flush(): void {
@@ -324,9 +344,7 @@ export class FaultyTransport implements Transport {
     for (const item of inFlight) this.#lose(item, 'link-dropped', now);
     this.#queue = [];
     this.#closed = true;
-    if (this.#timer !== undefined) this.#ctx.scheduler.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerAt = undefined;
+    this.#disarm();
     this.#ctx.log.add(now, {
       kind: 'link.dropped',
       link: this.link,

@@ -41,10 +41,16 @@ export interface NetMark {
   rule?: string;
 }
 
-/** A later fact about a message the page sent: it arrived, or was lost in flight. */
+/**
+ * A later fact about a message the page sent: it arrived, or was lost in
+ * flight, or (told by the page's session, not the network) the cluster node
+ * a balancer forwarded it to.
+ */
 export interface PacketUpdate {
   packet: number;
   at: number;
+  /** The server node behind a balancer it went to, 1 to 5. */
+  node?: number;
   deliveredAt?: number;
   reordered?: boolean;
   lost?: LossReason;

@@ -9,6 +9,13 @@ export interface Scheduler {
   /** Runs `callback` once after `ms`; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /**
+   * Runs `callback` once the current synchronous work is done (a microtask),
+   * for work that is due now: no timer, no trip through the event loop. A
+   * simulated clock leaves it out, so due-now work waits for the clock like
+   * any timer there.
+   */
+  soon?(callback: () => void): void;
 }
 
 /** The browser's (or Node's) clock and timers. */
@@ -17,4 +24,5 @@ export const realScheduler: Scheduler = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) =>
     globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+  soon: (callback) => queueMicrotask(callback),
 };

@@ -13,6 +13,18 @@ export const JobProgressSchema = z.object({
   checkpoint: z.object({ label: z.string(), savedAt: z.string() }).optional(),
   /** How many times a fresh worker carried the job on after the one running it stopped. */
   resumes: z.number().int().nonnegative(),
+  /**
+   * The last take-over: the runner that carried the job on (`by`), the one whose lease ran out
+   * (`from`), and the checkpoint it carried on from. Runner ids name a cluster node first
+   * (`node 3/ab12cd34`).
+   */
+  takeover: z
+    .object({
+      by: z.string().max(200),
+      from: z.string().max(200).optional(),
+      checkpoint: z.string().max(500).optional(),
+    })
+    .optional(),
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
 

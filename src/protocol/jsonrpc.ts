@@ -68,11 +68,33 @@ export type ParsedMessage =
   | { kind: 'error'; message: JsonRpcErrorResponse }
   | { kind: 'invalid'; reason: string };
 
-/** Classifies an unknown value as one JSON-RPC message, or says why it is not one. */
+/**
+ * Verdicts on message objects already classified. On the page one message
+ * object passes several layers (the simulated network's tracker, the
+ * client, the wire log's annotator), and none changes it once it is sent or
+ * received (a port hands each receiver its own clone), so its envelope is
+ * validated once, by whichever layer sees it first, and the others get the
+ * same verdict. Held weakly: a message forgotten by everyone is dropped.
+ */
+const verdicts = new WeakMap<object, ParsedMessage>();
+
+/**
+ * Classifies an unknown value as one JSON-RPC message, or says why it is not
+ * one. The same object is validated once (see `verdicts`): a message must not
+ * be changed after it was first classified.
+ */
 export function parseMessage(value: unknown): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { kind: 'invalid', reason: 'not a JSON object' };
   }
+  const known = verdicts.get(value);
+  if (known) return known;
+  const verdict = classify(value);
+  verdicts.set(value, verdict);
+  return verdict;
+}
+
+function classify(value: object): ParsedMessage {
   if ('method' in value) {
     if ('id' in value) {
       const r = JsonRpcRequestSchema.safeParse(value);

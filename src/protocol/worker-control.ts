@@ -36,6 +36,11 @@ export const StartMessageSchema = z.object({
     z.object({ kind: z.literal('memory') }),
     z.object({ kind: z.literal('indexeddb'), database: z.string().min(1).max(200) }),
   ]),
+  /**
+   * The node's name in a cluster of workers ("node 3"): its job runner leases under it, so a
+   * take-over can say which node carried a job on from which. Absent: an unnamed runner.
+   */
+  node: z.string().min(1).max(40).optional(),
 });
 export type StartMessage = z.infer<typeof StartMessageSchema>;
 

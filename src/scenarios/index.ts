@@ -3,16 +3,23 @@
  * page opens one with `?scenario=<id>`, and tests read `specIds`.
  */
 import { cancelRace, ignoresCancel } from './catalog/cancel.ts';
+import { clusterAnyNode } from './catalog/cluster-any-node.ts';
+import { clusterPerNodeMemory } from './catalog/cluster-per-node-memory.ts';
+import { clusterSticky } from './catalog/cluster-sticky.ts';
+import { clusterTakeover } from './catalog/cluster-takeover.ts';
 import { dropAfterCreate } from './catalog/drop-after-create.ts';
 import { extensionOff } from './catalog/extension-off.ts';
 import { handleNotSession } from './catalog/handle-not-session.ts';
 import { happyPath } from './catalog/happy-path.ts';
 import { inputRequiredOnce, partialAnswers } from './catalog/input.ts';
 import { killDurableStore, killMemoryStore } from './catalog/kill-stores.ts';
+import { lostHandle } from './catalog/lost-handle.ts';
+import { lostRequest } from './catalog/lost-request.ts';
 import { noToolFlag } from './catalog/no-tool-flag.ts';
 import { pollIntervalHonoured, pushAndPoll } from './catalog/polling.ts';
 import { reloadMidTask } from './catalog/reload-mid-task.ts';
 import { removedMethods } from './catalog/removed-methods.ts';
+import { resultType } from './catalog/result-type.ts';
 import { toolVsProtocolError } from './catalog/tool-vs-protocol-error.ts';
 import { ttlExpiry } from './catalog/ttl-expiry.ts';
 import type { ScenarioDefinition } from './scenario.ts';
@@ -20,10 +27,13 @@ import type { ScenarioDefinition } from './scenario.ts';
 /** In the order the Scenarios list shows them. */
 export const scenarios = [
   happyPath,
+  resultType,
   extensionOff,
   noToolFlag,
   removedMethods,
   dropAfterCreate,
+  lostHandle,
+  lostRequest,
   reloadMidTask,
   killMemoryStore,
   killDurableStore,
@@ -36,6 +46,10 @@ export const scenarios = [
   handleNotSession,
   pollIntervalHonoured,
   pushAndPoll,
+  clusterAnyNode,
+  clusterPerNodeMemory,
+  clusterSticky,
+  clusterTakeover,
 ] as const;
 
 export type ScenarioId = (typeof scenarios)[number]['id'];

@@ -31,6 +31,8 @@ export interface TaskView {
   error: RpcError | undefined;
   /** How many times a fresh worker took the job over. */
   resumes: number;
+  /** The last take-over: runner ids (`node 3/…` on a cluster node) and the checkpoint carried on from. */
+  takeover: { by: string; from?: string; checkpoint?: string } | undefined;
 }
 
 /** One tools/call the page made, and how it ended. */
@@ -98,6 +100,21 @@ export function rowsWhere(
 /** The newest task of a tool this run followed (or the newest task at all). */
 export function taskOf(obs: Observation, toolName?: string): TaskView | undefined {
   return obs.tasks.filter((t) => toolName === undefined || t.toolName === toolName).at(-1);
+}
+
+/** The cluster node that answered the tools/call creating the newest `toolName` task (T7). */
+export function createdOn(obs: Observation, toolName: string): number | undefined {
+  const taskId = taskOf(obs, toolName)?.taskId;
+  return rowsWhere(obs, { direction: 'in', method: 'tools/call', kind: 'result', taskId }).at(-1)
+    ?.node;
+}
+
+/** The cluster nodes that answered a tasks/get for `taskId`, in the order first seen. */
+export function nodesAnswering(obs: Observation, taskId: string | undefined): number[] {
+  const nodes = rowsWhere(obs, { direction: 'in', method: 'tasks/get', taskId }).flatMap((row) =>
+    row.node === undefined ? [] : [row.node],
+  );
+  return [...new Set(nodes)];
 }
 
 /** The latest probe with this label. */

@@ -7,6 +7,7 @@
 import type { RuleAction, TriggerId } from '../net/fault-rules.ts';
 import type { DirectionConditions, LinkDirection } from '../net/link-conditions.ts';
 import type { ElicitResult } from '../protocol/elicitation.ts';
+import type { ClusterSetup } from '../session/scenario-setup.ts';
 import type { Observation } from './observation.ts';
 
 export type ServerStore = 'memory' | 'indexeddb';
@@ -17,6 +18,8 @@ export interface StageSetup {
   store: ServerStore;
   /** The declare switch (T1). Default on. */
   declareTasks: boolean;
+  /** Server nodes behind the page's balancer, and its policy. Default: one node, the single server. */
+  cluster?: ClusterSetup;
 }
 
 export interface RequestOptions {
@@ -45,6 +48,12 @@ export interface ScenarioStage {
   callTool(name: string, args: Record<string, unknown>, declare: boolean): void;
   /** Answers one input request of a followed task (T15). */
   answer(taskId: string, key: string, response: ElicitResult): void;
+  /**
+   * Answers one input request that the newest `tools/call` of `toolName`
+   * got before any task existed (`resultType: "input_required"`); once every
+   * key is answered the call is sent again, carrying them (T16).
+   */
+  answerCall(toolName: string, key: string, response: ElicitResult): void;
   /** The task card's Cancel (T17). */
   cancel(taskId: string): void;
   /** A raw request whose answer lands in `observe().probes` under `label`. */
@@ -61,6 +70,12 @@ export interface ScenarioStage {
   killServer(): void;
   /** Starts a fresh server worker (after a kill: its memory is empty). */
   restartServer(): void;
+  /** Kills one node of the cluster (1 to 5); the others go on. */
+  killNode(node: number): void;
+  /** Starts a fresh worker on one node (empty memory). */
+  restartNode(node: number): void;
+  /** Cuts one node off from the balancer (it keeps running), or lets it back. */
+  cutNode(node: number, cut: boolean): void;
   /** Schedules a fault on a message (src/net/fault-rules.ts). */
   arm(trigger: TriggerId, action: RuleAction): void;
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void;

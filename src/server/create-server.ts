@@ -48,30 +48,45 @@ const CallParams = z.looseObject({
 });
 
 /**
- * Converts our own faults into the SDK's error, so they leave as JSON-RPC
- * errors; a store that cannot be reached is `-32603` saying so.
+ * Our own faults as the SDK's error, so they leave as JSON-RPC errors; a
+ * store that cannot be reached is `-32603` saying so. Anything else is
+ * returned as it is (the SDK answers it `-32603`).
  */
+export function asProtocolError(error: unknown): unknown {
+  if (error instanceof RpcFault) return new ProtocolError(error.code, error.message, error.data);
+  if (error instanceof TaskStoreUnavailable)
+    return new ProtocolError(ErrorCode.InternalError, error.message);
+  return error;
+}
+
 async function answering<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof RpcFault) throw new ProtocolError(error.code, error.message, error.data);
-    if (error instanceof TaskStoreUnavailable)
-      throw new ProtocolError(ErrorCode.InternalError, error.message);
-    throw error;
+    throw asProtocolError(error);
   }
 }
 
+/**
+ * Who is calling (the bearer token, T20; none: anonymous) and whether this
+ * request's envelope declares the tasks extension (T1).
+ */
+export async function callerFrom(
+  identity: string | undefined,
+  envelope: Record<string, unknown> | undefined,
+): Promise<Caller> {
+  return {
+    owner: await ownerDigest(identity ?? ANONYMOUS),
+    declaresTasks: declaresTasks(envelope?.['io.modelcontextprotocol/clientCapabilities']),
+  };
+}
+
 /** Reads who is calling and what they declared, from one request. */
-async function callerOf(
+function callerOf(
   context: McpRequestContext,
   envelope: Record<string, unknown> | undefined,
 ): Promise<Caller> {
-  const identity = context.authInfo?.token ?? ANONYMOUS;
-  return {
-    owner: await ownerDigest(identity),
-    declaresTasks: declaresTasks(envelope?.['io.modelcontextprotocol/clientCapabilities']),
-  };
+  return callerFrom(context.authInfo?.token, envelope);
 }
 
 /** A factory for the SDK's serving entries: one fresh server instance per request (C1). */

@@ -168,7 +168,7 @@ export class JobRunner {
    */
   resume(record: TaskRecord, tool: ToolDefinition | undefined): void {
     if (this.#stopped || this.#running.has(record.taskId)) return;
-    this.#track(record.taskId, this.#resume(record.taskId, tool));
+    this.#track(record.taskId, this.#resume(record.taskId, tool, record.lease?.holder));
   }
 
   /**
@@ -190,7 +190,12 @@ export class JobRunner {
     this.#running.set(taskId, done);
   }
 
-  async #resume(taskId: string, tool: ToolDefinition | undefined): Promise<void> {
+  /** `previous`: the runner whose lease ran out, as the scan saw it. */
+  async #resume(
+    taskId: string,
+    tool: ToolDefinition | undefined,
+    previous: string | undefined,
+  ): Promise<void> {
     // The lease runs from when the claim is stored, not from when it was queued behind other writes.
     const claimed = await this.#writes.write(taskId, (r) =>
       this.#stopped ? r : claimLease(r, this.#holder, this.#now(), this.#leaseMs),
@@ -218,7 +223,12 @@ export class JobRunner {
       : Object.keys({ ...claimed.takenResponses, ...claimed.inputResponses }).length > 0
         ? 'resumed by a fresh worker from the start (no checkpoint was saved); the answers already given are kept and not asked again'
         : 'resumed by a fresh worker from the start: no checkpoint was saved';
-    await this.#write(taskId, (r) => markResumed(r, message, now));
+    const takeover = {
+      by: this.#holder,
+      ...(previous !== undefined && previous !== this.#holder ? { from: previous } : {}),
+      ...(from ? { checkpoint: from.label } : {}),
+    };
+    await this.#write(taskId, (r) => markResumed(r, message, now, takeover));
     await this.#runTask(
       taskId,
       (context) => tool.run(context),

@@ -8,8 +8,10 @@
  * and handed to the SDK parsed (its `parsedBody` option): the SDK would read
  * it next anyway, and this spares it a clone of the request and a second
  * pass over the stream; it still runs every check of its ladder on the
- * parsed value. The one exception is a `subscriptions/listen` for `taskIds`
- * (T18, C9), streamed as SSE by `node-task-listen.ts`.
+ * parsed value. Two exceptions: a `subscriptions/listen` for `taskIds`
+ * (T18, C9), streamed as SSE by `node-task-listen.ts`, and a `tasks/get`
+ * that passes the SDK's ladder, answered by `direct-tasks-get.ts` without a
+ * per-request SDK server (any other `tasks/get` still goes to the SDK).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +19,14 @@ import { isJsonContentType, type AuthInfo } from '@modelcontextprotocol/server';
 import { ErrorCode, Method } from '../protocol/constants.ts';
 import { errorResponse } from '../protocol/jsonrpc.ts';
 import { rpcError, sendJson, sendWeb, webHeaders } from './node-http-replies.ts';
-import { checkedBody, MAX_BODY_BYTES, refuseBody, tooLarge } from './node-request-body.ts';
+import { answerTasksGet } from './direct-tasks-get.ts';
+import {
+  checkedBody,
+  checkedText,
+  MAX_BODY_BYTES,
+  refuseBody,
+  tooLarge,
+} from './node-request-body.ts';
 import { asTaskListen, serveTaskListen } from './node-task-listen.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
 
@@ -32,6 +41,12 @@ export interface NodeHostOptions {
   port: number;
   /** The server to serve; by default a new one, which `close()` then also closes. */
   server?: PlaygroundServer;
+  /**
+   * Answer a `tasks/get` that passes the SDK's ladder without its per-request
+   * server (direct-tasks-get.ts); on unless false. Off, every request goes
+   * through the SDK's entry: the tests compare the two.
+   */
+  directTasksGet?: boolean;
 }
 
 export interface NodeHost {
@@ -46,7 +61,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   const server = options.server ?? createPlaygroundServer();
   const streams = new Set<() => void>();
   const http = createServer((req, res) => {
-    serve(server, req, res, streams).catch((error: unknown) => {
+    serve(server, req, res, streams, options.directTasksGet !== false).catch((error: unknown) => {
       console.error('[node-host] unexpected failure while serving a request', error);
       if (!res.headersSent)
         sendJson(
@@ -87,6 +102,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   streams: Set<() => void>,
+  direct: boolean,
 ): Promise<void> {
   const [path = '', query = ''] = (req.url ?? '').split(/\?(.*)/s);
   if (path !== MCP_PATH)
@@ -125,66 +141,77 @@ async function serve(
   const declaredLength = Number(req.headers['content-length']);
   if (declaredLength > MAX_BODY_BYTES) return tooLarge(res);
 
-  const body = checkedBody(req, MAX_BODY_BYTES);
   const aborted = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();
   });
   const url = `http://mcp.local${MCP_PATH}${query ? `?${query}` : ''}`;
-  const headers = webHeaders(req);
-  let request = new Request(url, {
-    method: 'POST',
-    headers,
-    body: body.stream,
-    signal: aborted.signal,
-    duplex: 'half',
-  } as RequestInit);
-  let parsedBody: unknown;
+  const options = identity === undefined ? {} : { authInfo: authInfoFor(identity) };
+
+  // Any other content type goes to the SDK as a stream, for its 415.
+  if (!isJsonContentType(req.headers['content-type'])) {
+    const body = checkedBody(req, MAX_BODY_BYTES);
+    const request = new Request(url, {
+      method: 'POST',
+      headers: webHeaders(req),
+      body: body.stream,
+      signal: aborted.signal,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await server.http.fetch(request, options).catch((error: unknown) => {
+      if (body.refusal) return undefined;
+      throw error;
+    });
+    if (body.refusal) {
+      await response?.body?.cancel().catch(() => {});
+      return refuseBody(res, body.refusal);
+    }
+    return sendWeb(response!, res);
+  }
 
   // A JSON body is read whole here, where the SDK's entry would read it next (after its 415 check),
   // and handed over parsed: the SDK then skips cloning the request and reading it again.
-  if (isJsonContentType(req.headers['content-type'])) {
-    const text = await request.text().catch(() => undefined);
-    if (text === undefined)
-      return body.refusal
-        ? refuseBody(res, body.refusal)
-        : sendJson(
-            res,
-            400,
-            rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'),
-          );
-    parsedBody = parsedJson(text);
-    // Only a listen is looked into here, to see whether it asks for taskIds (routed on Mcp-Method, T19).
-    const listen =
-      req.headers['mcp-method'] === Method.subscriptionsListen
-        ? asTaskListen(parsedBody)
-        : undefined;
-    if (listen) return serveTaskListen(server, req, res, listen, identity, streams);
-    // Text that is not JSON still goes to the SDK as text, so the SDK answers it (-32700).
-    request = new Request(url, {
-      method: 'POST',
-      headers,
-      ...(parsedBody === undefined ? { body: text } : {}),
-      signal: aborted.signal,
+  const read = await checkedText(req, MAX_BODY_BYTES);
+  if ('refusal' in read) return refuseBody(res, read.refusal);
+  if ('unreadable' in read)
+    return sendJson(
+      res,
+      400,
+      rpcError(ErrorCode.ParseError, 'Parse error: the request body could not be read'),
+    );
+  const parsedBody = parsedJson(read.text);
+  const mcpMethod = req.headers['mcp-method'];
+  // Only a listen is looked into here, to see whether it asks for taskIds (routed on Mcp-Method, T19).
+  const listen = mcpMethod === Method.subscriptionsListen ? asTaskListen(parsedBody) : undefined;
+  if (listen) return serveTaskListen(server, req, res, listen, identity, streams);
+  // A poll the SDK would hand to our handler is answered without building its server (direct-tasks-get.ts).
+  if (direct && mcpMethod === Method.tasksGet && parsedBody !== undefined) {
+    const direct = await answerTasksGet(server.service, {
+      protocolVersionHeader: single(req.headers['mcp-protocol-version']),
+      mcpMethodHeader: mcpMethod,
+      mcpNameHeader: single(req.headers['mcp-name']),
+      body: parsedBody,
+      identity,
     });
+    if (direct) return sendJson(res, direct.status, direct.message);
   }
-
-  const options = {
-    ...(identity === undefined ? {} : { authInfo: authInfoFor(identity) }),
-    ...(parsedBody === undefined ? {} : { parsedBody }),
-  };
-  let response: Response;
-  try {
-    response = await server.http.fetch(request, options);
-  } catch (error) {
-    if (body.refusal) return refuseBody(res, body.refusal);
-    throw error;
-  }
-  if (body.refusal) {
-    await response.body?.cancel().catch(() => {});
-    return refuseBody(res, body.refusal);
-  }
+  // Text that is not JSON still goes to the SDK as text, so the SDK answers it (-32700).
+  const request = new Request(url, {
+    method: 'POST',
+    headers: webHeaders(req),
+    ...(parsedBody === undefined ? { body: read.text } : {}),
+    signal: aborted.signal,
+  });
+  const response = await server.http.fetch(
+    request,
+    parsedBody === undefined ? options : { ...options, parsedBody },
+  );
   await sendWeb(response, res);
+}
+
+/** A header Node joined from repeats is still one string; only `set-cookie` comes as an array. */
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The AuthInfo the SDK passes to the server factory: the token is the identity (T20). */

@@ -13,10 +13,11 @@ export function rpcError(code: number, message: string): JsonRpcMessage {
   return errorResponse(null, { code, message });
 }
 
-/** Answers with one JSON-RPC message as `application/json`, in a single write. */
+/** Answers with one JSON-RPC message as `application/json`, with its length, in a single write. */
 export function sendJson(res: ServerResponse, status: number, message: JsonRpcMessage): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(message));
+  const bytes = Buffer.from(JSON.stringify(message));
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length });
+  res.end(bytes);
 }
 
 /** The node request's headers as web `Headers`, repeated ones kept, HTTP/2 pseudo-headers left out. */

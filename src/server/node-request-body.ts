@@ -24,15 +24,53 @@ export interface CheckedBody {
 }
 
 /**
+ * The two limits, fed one chunk at a time: over `max` bytes in all, or a
+ * byte that is not UTF-8, and the body is refused. The text decoded so far
+ * is kept, so a reader that wants the whole body need not decode it again.
+ */
+class BodyCheck {
+  #received = 0;
+  readonly #utf8 = new TextDecoder('utf-8', { fatal: true });
+  text = '';
+
+  constructor(private readonly max: number) {}
+
+  /** Takes the next chunk; the refusal it causes, if any. */
+  chunk(bytes: Uint8Array): BodyRefusal | undefined {
+    this.#received += bytes.length;
+    if (this.#received > this.max) return 'too-large';
+    try {
+      this.text += this.#utf8.decode(bytes, { stream: true });
+    } catch {
+      return 'not-utf8';
+    }
+    return undefined;
+  }
+
+  /** The body has ended: a multi-byte sequence cut off at the very end is not UTF-8 either. */
+  end(): BodyRefusal | undefined {
+    try {
+      this.text += this.#utf8.decode();
+    } catch {
+      return 'not-utf8';
+    }
+    return undefined;
+  }
+}
+
+function refusalMessage(refusal: BodyRefusal, max: number): string {
+  return refusal === 'too-large' ? `request body over ${max} bytes` : 'request body is not UTF-8';
+}
+
+/**
  * The node request body as a web stream that errors once more than `max`
  * bytes have arrived, or at the first byte that is not UTF-8, and stops
  * reading from the socket then: Content-Length may be absent (chunked) or
  * wrong, so the count is what is trusted.
  */
 export function checkedBody(req: IncomingMessage, max: number): CheckedBody {
-  let received = 0;
   let finished = false;
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const check = new BodyCheck(max);
   const state = {
     refusal: undefined as BodyRefusal | undefined,
     stream: undefined as unknown as ReadableStream<Uint8Array>,
@@ -43,27 +81,20 @@ export function checkedBody(req: IncomingMessage, max: number): CheckedBody {
         finished = true;
         state.refusal = refusal;
         req.pause();
-        controller.error(
-          new Error(
-            refusal === 'too-large'
-              ? `request body over ${max} bytes`
-              : 'request body is not UTF-8',
-          ),
-        );
+        controller.error(new Error(refusalMessage(refusal, max)));
       };
       req.on('data', (chunk: Buffer) => {
         if (finished) return;
-        received += chunk.length;
-        if (received > max) return refuse('too-large');
         const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-        if (!isUtf8(utf8, bytes)) return refuse('not-utf8');
+        const refusal = check.chunk(bytes);
+        if (refusal) return refuse(refusal);
         controller.enqueue(bytes);
         if ((controller.desiredSize ?? 1) <= 0) req.pause();
       });
       req.on('end', () => {
         if (finished) return;
-        // A multi-byte sequence cut off at the very end is not UTF-8 either.
-        if (!isUtf8(utf8)) return refuse('not-utf8');
+        const refusal = check.end();
+        if (refusal) return refuse(refusal);
         finished = true;
         controller.close();
       });
@@ -83,15 +114,38 @@ export function checkedBody(req: IncomingMessage, max: number): CheckedBody {
   return state;
 }
 
-/** Feeds the next chunk (none: the end) to a fatal streaming decoder; false at the first invalid sequence. */
-function isUtf8(decoder: TextDecoder, chunk?: Uint8Array): boolean {
-  try {
-    if (chunk) decoder.decode(chunk, { stream: true });
-    else decoder.decode();
-    return true;
-  } catch {
-    return false;
-  }
+/** A body read whole: its text, or why it was refused, or `unreadable` (the request failed). */
+export type BodyText = { text: string } | { refusal: BodyRefusal } | { unreadable: true };
+
+/**
+ * Reads the whole body as text under the same two limits as
+ * {@link checkedBody}, straight from the socket: for a JSON body, which is
+ * parsed whole anyway, no web stream is needed in between. Stops reading at
+ * a refusal.
+ */
+export function checkedText(req: IncomingMessage, max: number): Promise<BodyText> {
+  return new Promise((resolve) => {
+    const check = new BodyCheck(max);
+    let finished = false;
+    // The listeners stay: a request that errors later (the client gone mid-body) must find one.
+    const done = (result: BodyText): void => {
+      if (finished) return;
+      finished = true;
+      if ('refusal' in result) req.pause();
+      resolve(result);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (finished) return;
+      const refusal = check.chunk(chunk);
+      if (refusal) done({ refusal });
+    });
+    req.on('end', () => {
+      if (finished) return;
+      const refusal = check.end();
+      done(refusal ? { refusal } : { text: check.text });
+    });
+    req.on('error', () => done({ unreadable: true }));
+  });
 }
 
 /** Answers a body refused while it was read: 413 when too large, 400 (-32700) when not UTF-8. */

@@ -5,7 +5,7 @@
  * whichever store and however many workers share it.
  */
 import { isTerminal } from '../protocol/task.ts';
-import type { TaskRecord } from './task-store.ts';
+import type { TaskRecord, Takeover } from './task-store.ts';
 
 /** How long a lease lasts without a heartbeat. */
 export const LEASE_MS = 3000;
@@ -56,10 +56,21 @@ export function withCheckpoint(
   return { ...record, checkpoint: { data, label, savedAt: now }, lastUpdatedAt: now };
 }
 
-/** Notes that a fresh runner took the job over, and says so in `statusMessage`. */
-export function markResumed(record: TaskRecord, statusMessage: string, now: number): TaskRecord {
+/** Notes that a fresh runner took the job over (and who from), and says so in `statusMessage`. */
+export function markResumed(
+  record: TaskRecord,
+  statusMessage: string,
+  now: number,
+  takeover?: Takeover,
+): TaskRecord {
   if (isTerminal(record.status)) return record;
-  return { ...record, resumes: (record.resumes ?? 0) + 1, statusMessage, lastUpdatedAt: now };
+  return {
+    ...record,
+    resumes: (record.resumes ?? 0) + 1,
+    statusMessage,
+    lastUpdatedAt: now,
+    ...(takeover ? { takeover } : {}),
+  };
 }
 
 /** Remembers answers the job took, so a resumed job gets them back (T14: keys are never reused). */

@@ -40,11 +40,22 @@ export interface TaskRecord {
   checkpoint?: Checkpoint;
   /** How many times a fresh worker took the job over. */
   resumes?: number;
+  /** The last take-over: which runner carried the job on, from which one, and from which checkpoint. */
+  takeover?: Takeover;
   /**
    * Answers the job already took (T15). Kept so that a job resumed by a
    * fresh worker gets them back instead of asking again: keys are never reused (T14).
    */
   takenResponses?: Record<string, unknown>;
+}
+
+/** One take-over of a job by a fresh runner (runner ids, as leases name them). */
+export interface Takeover {
+  by: string;
+  /** The runner whose lease ran out; absent when none had held it. */
+  from?: string;
+  /** The checkpoint's label the job carried on from; absent when it started over. */
+  checkpoint?: string;
 }
 
 /** A job runner's claim on a task's job. */

@@ -39,6 +39,7 @@ export function detailedTask(record: TaskRecord): DetailedTask {
           }
         : {}),
       resumes: record.resumes ?? 0,
+      ...(record.takeover ? { takeover: { ...record.takeover } } : {}),
     };
     task._meta = { [JOB_PROGRESS_META]: progress };
   }

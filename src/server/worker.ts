@@ -61,7 +61,9 @@ async function boot(start: StartMessage): Promise<PlaygroundServer> {
   const store = new XrayTaskStore(opened, tell);
   await store.tellAll();
   tell({ type: 'ready', store: opened instanceof IdbTaskStore ? 'indexeddb' : 'memory' });
-  return createPlaygroundServer({ store });
+  // A named node leases as `node 3/ab12cd34`: readable in a take-over, unique per worker all the same.
+  const holder = start.node ? `${start.node}/${crypto.randomUUID().slice(0, 8)}` : undefined;
+  return createPlaygroundServer({ store, ...(holder ? { runner: { holder } } : {}) });
 }
 
 async function openStore(start: StartMessage): Promise<TaskStore> {

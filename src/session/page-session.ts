@@ -27,6 +27,7 @@ import { FollowedTasks } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
 import { ServerXray } from './server-xray.ts';
+import { ServedBy } from './served-by.ts';
 import { PageStorage, type PageStorageOptions } from './page-storage.ts';
 import type {
   ConnectionStatus,
@@ -76,26 +77,26 @@ export class PageSession {
     this.#endpoint = options.endpoint;
     this.#scheduler = options.scheduler ?? realScheduler;
     this.#storage = new PageStorage(options, () => this.#events.emit('storage', this.storage));
-    this.xray = new ServerXray(options.endpoint, (taskId) => this.#events.emit('xray', { taskId }));
+    this.xray = new ServerXray(options.endpoint, this.#events);
     this.network = new FaultyNetwork({
       seed: options.seed ?? randomSeed(),
       server: options.endpoint,
       scheduler: this.#scheduler,
     });
-    this.network.onPacketUpdate((update) => this.#events.emit('packet', update));
+    const served = new ServedBy(options.endpoint, this.network, (u) =>
+      this.#events.emit('packet', u),
+    );
     // The network (a rule, or the panel) may kill or start the server.
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
     });
-    options.endpoint.onEvent((event) => {
-      if (this.#storage.serverStore.heard(event)) this.#storageChanged();
-    });
+    options.endpoint.onEvent((e) => this.#storage.serverStore.heard(e) && this.#storageChanged());
     this.client = new RpcClient({
       ...this.#clientOptions(options.clientName ?? 'mcp-tasks-playground-page', IDENTITY),
-      onWire: (entry) => {
+      onWire: served.tagging((entry) => {
         this.#events.emit('wire', entry);
         this.#storage.journal.recordWire(entry);
-      },
+      }),
       onNotification: (notification) => {
         this.#subscription.handle(notification);
         this.#follower.notify(notification);
@@ -125,7 +126,7 @@ export class PageSession {
     this.#connections = new NamedConnections((name, identity) => ({
       ...this.#clientOptions(`mcp-tasks-playground-page (${name})`, identity),
       connection: name,
-      onWire: (entry) => this.#events.emit('wire', entry),
+      onWire: served.tagging((entry) => this.#events.emit('wire', entry)),
     }));
   }
 
@@ -390,7 +391,6 @@ export class PageSession {
   }
 
   #serverChanged(): void {
-    this.xray.serverChanged(this.#endpoint.running, this.#endpoint.generation);
     this.#events.emit('server', this.server);
   }
 

@@ -33,6 +33,19 @@ export interface ServerEndpoint extends ServerControl {
   onEvent(listener: (event: WorkerEvent) => void): () => void;
   /** The page goes away: a server that lives with the page (a worker) ends; one that outlives it stays. */
   release(reason: string): void;
+  /**
+   * Which server node each message went to or came from, for an endpoint of
+   * several (a cluster behind a balancer); returns the unsubscribe. A single
+   * server has none.
+   */
+  onServed?(listener: (report: ServedReport) => void): () => void;
+}
+
+/** A message the endpoint forwarded to (`out`) or from (`in`) one of its nodes, 1 to 5. */
+export interface ServedReport {
+  message: unknown;
+  node: number;
+  direction: 'out' | 'in';
 }
 
 /** The server in a Web Worker of this page. */

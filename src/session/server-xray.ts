@@ -12,7 +12,9 @@
  */
 import type { TaskStatus } from '../protocol/task.ts';
 import type { WorkerEvent } from '../protocol/worker-control.ts';
+import type { Emitter } from './emitter.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
+import type { SessionEvents } from './session-events.ts';
 
 /** What the x-ray shows for one task. */
 export type StoredTaskReading =
@@ -24,7 +26,7 @@ export type StoredTaskReading =
   | { kind: 'no-xray'; reason: 'server down' | 'server starting' };
 
 export class ServerXray {
-  readonly #onChange: (taskId: string | undefined) => void;
+  readonly #events: Pick<Emitter<SessionEvents>, 'emit'>;
   readonly #stored = new Map<string, { status: TaskStatus; since: number }>();
   readonly #deleted = new Set<string>();
   #state: 'down' | 'starting' | 'live' = 'down';
@@ -32,16 +34,17 @@ export class ServerXray {
   #generation = 0;
 
   /**
-   * Listens to what `endpoint` says; `onChange(taskId)` after one task's
-   * reading changed, `onChange(undefined)` after all may have. The owner
-   * calls {@link serverChanged} when the server starts or stops.
+   * Listens to what `endpoint` says, and to the session's `server` events
+   * (the server started or stopped); emits `xray` with the task whose
+   * reading changed, or with none when every reading may have.
    */
   constructor(
     endpoint: Pick<ServerEndpoint, 'onEvent'>,
-    onChange: (taskId: string | undefined) => void,
+    events: Pick<Emitter<SessionEvents>, 'on' | 'emit'>,
   ) {
-    this.#onChange = onChange;
+    this.#events = events;
     endpoint.onEvent((event) => this.heard(event));
+    events.on('server', ({ running, generation }) => this.serverChanged(running, generation));
   }
 
   /** What the x-ray shows for `taskId` now. */
@@ -72,7 +75,7 @@ export class ServerXray {
     }
     this.#stored.clear();
     this.#deleted.clear();
-    this.#onChange(undefined);
+    this.#events.emit('xray', { taskId: undefined });
   }
 
   /** What the running server said (events of a server that has gone are filtered out before here). */
@@ -82,16 +85,16 @@ export class ServerXray {
       case 'task-stored':
         this.#deleted.delete(event.taskId);
         this.#stored.set(event.taskId, { status: event.status, since: event.lastUpdatedAt });
-        this.#onChange(event.taskId);
+        this.#events.emit('xray', { taskId: event.taskId });
         return;
       case 'task-deleted':
         this.#stored.delete(event.taskId);
         this.#deleted.add(event.taskId);
-        this.#onChange(event.taskId);
+        this.#events.emit('xray', { taskId: event.taskId });
         return;
       case 'ready':
         this.#state = 'live';
-        this.#onChange(undefined);
+        this.#events.emit('xray', { taskId: undefined });
         return;
       case 'storage-error':
         return;

@@ -5,8 +5,14 @@
  */
 import { tick } from 'svelte';
 
-/** After the next render, focuses `target` if focus was lost (left on <body> or detached). */
+/**
+ * After the next render, focuses `target` if focus was lost (left on <body> or detached).
+ * A task's state reaches its card in the next animation frame (state/per-frame.ts), so
+ * this waits for that frame's render too, not only for Svelte's next tick.
+ */
 export async function keepFocusIn(target: () => HTMLElement | undefined): Promise<void> {
+  await tick();
+  await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
   await tick();
   const active = document.activeElement;
   if (active && active !== document.body && active.isConnected) return;

@@ -8,10 +8,10 @@
  * learner would, and each starts by resetting the stage): loading the page
  * for each would cost more than most scenarios take. A failed test gets a
  * fresh worker, so a broken page does not spill into the next scenario.
- * One more run, from its URL, plants a wrong expectation to show red.
+ * More runs, from their URLs, plant a wrong expectation to show red.
  */
 import { expect, test as base, type Locator, type Page } from '@playwright/test';
-import { scenarios } from '../../src/scenarios/index.ts';
+import { scenarioById, scenarios, type ScenarioId } from '../../src/scenarios/index.ts';
 
 const test = base.extend<object, { shared: Page }>({
   shared: [
@@ -78,21 +78,37 @@ for (const scenario of scenarios) {
   });
 }
 
-test('a planted wrong expectation turns red and says what it expected and what it saw', async ({
-  page,
-}) => {
-  await page.goto('/?scenario=happy-path&speed=max&plant=wrong-outcome');
-  const panel = panelOf(page, 'The happy path');
-  const final = await runToEnd(page, panel);
-  expect(final).toMatch(/^Failed: 1 of \d+ expectations not met\./);
-  const planted = panel.locator('li[data-status="failed"]');
-  await expect(planted).toHaveCount(1);
-  await expect(planted).toContainText(
-    'Expected the last task to end failed (planted on purpose by ?plant=wrong-outcome); saw the slow_compute task ended completed (server said completed).',
-  );
-  // Screen readers hear the verdict before the text.
-  await expect(planted.locator('.sr-only')).toHaveText('failed:');
-  // Everything else in the run was still judged, and met.
-  const total = await expectationItems(panel).count();
-  await expect(panel.locator('li[data-status="passed"]')).toHaveCount(total - 1);
-});
+/**
+ * Scenarios run once more from their URL with a wrong expectation planted, each
+ * with what its last task really did: the engine must say red, and why.
+ */
+const PLANTED: readonly { id: ScenarioId; lastTask: string }[] = [
+  { id: 'happy-path', lastTask: 'the slow_compute task ended completed (server said completed)' },
+  {
+    id: 'result-type',
+    lastTask: 'the confirm_delete task ended completed (server said completed)',
+  },
+  { id: 'lost-handle', lastTask: 'the slow_compute task ended completed (server said completed)' },
+  { id: 'lost-request', lastTask: 'the slow_compute task ended completed (server said completed)' },
+];
+
+for (const { id, lastTask } of PLANTED) {
+  test(`${id}: a planted wrong expectation turns red and says what it expected and what it saw`, async ({
+    page,
+  }) => {
+    await page.goto(`/?scenario=${id}&speed=max&plant=wrong-outcome`);
+    const panel = panelOf(page, scenarioById(id).title);
+    const final = await runToEnd(page, panel);
+    expect(final).toMatch(/^Failed: 1 of \d+ expectations not met\./);
+    const planted = panel.locator('li[data-status="failed"]');
+    await expect(planted).toHaveCount(1);
+    await expect(planted).toContainText(
+      `Expected the last task to end failed (planted on purpose by ?plant=wrong-outcome); saw ${lastTask}.`,
+    );
+    // Screen readers hear the verdict before the text.
+    await expect(planted.locator('.sr-only')).toHaveText('failed:');
+    // Everything else in the run was still judged, and met.
+    const total = await expectationItems(panel).count();
+    await expect(panel.locator('li[data-status="passed"]')).toHaveCount(total - 1);
+  });
+}

@@ -27,6 +27,7 @@ import { migrate } from './migrations.ts';
 import { isUnavailable } from './unavailable.ts';
 import { PgChangeListener } from './change-listener.ts';
 import { ReadBackQueue } from '../read-back-queue.ts';
+import { GroupedReads } from './grouped-reads.ts';
 
 export interface PgTaskStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -52,6 +53,8 @@ export class PgTaskStore implements TaskStore {
   readonly #instance = crypto.randomUUID();
   readonly #channel: string;
   readonly #table: string;
+  /** The name of the prepared `get`, per schema (a connection's statements are its own). */
+  readonly #getStatement: string;
   /** Tasks another node changed that are still to be read back and announced here. */
   /** Other nodes' changes, read back together (one query at a time, not one per changed task). */
   readonly #readBack = new ReadBackQueue(
@@ -64,6 +67,20 @@ export class PgTaskStore implements TaskStore {
     (record) => this.#notify(record),
   );
 
+  /**
+   * Every poll (tasks/get) is a read of one task: the reads asked for meanwhile go together,
+   * one query at a time, as a named statement (each connection has PostgreSQL parse and plan
+   * it once, not once per poll).
+   */
+  readonly #reads = new GroupedReads(async (taskIds) => {
+    const { rows } = await this.#query<{ task_id: string; record: string }>(
+      `SELECT task_id, record FROM ${this.#table} WHERE task_id = ANY($1)`,
+      [taskIds],
+      this.#getStatement,
+    );
+    return new Map(rows.map((row) => [row.task_id, row.record]));
+  });
+
   private constructor(options: PgTaskStoreOptions, schema: string) {
     this.#pool = new pg.Pool({
       connectionString: options.connectionString,
@@ -74,6 +91,7 @@ export class PgTaskStore implements TaskStore {
     this.#pool.on('error', () => {});
     const ident = pg.escapeIdentifier(schema);
     this.#table = `${ident}.mcp_tasks`;
+    this.#getStatement = `mcp_tasks_get:${schema}`;
     this.#channel = `mcp_tasks_changed:${schema}`;
     this.#listener = new PgChangeListener(options.connectionString, this.#channel, (payload) =>
       this.#received(payload),
@@ -115,10 +133,9 @@ export class PgTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const { rows } = await this.#query(`SELECT record FROM ${this.#table} WHERE task_id = $1`, [
-      taskId,
-    ]);
-    return rows[0] && parseRecord(rows[0].record);
+    const text = await this.#reads.get(taskId);
+    // Parsed for each caller: every copy is its own.
+    return text === undefined ? undefined : parseRecord(text);
   }
 
   async update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined> {
@@ -247,9 +264,17 @@ export class PgTaskStore implements TaskStore {
     for (const listener of this.#listeners) listener(structuredClone(record));
   }
 
-  async #query(text: string, values?: unknown[]): Promise<pg.QueryResult<{ record: string }>> {
+  async #query<Row extends pg.QueryResultRow = { record: string }>(
+    text: string,
+    values?: unknown[],
+    name?: string,
+  ): Promise<pg.QueryResult<Row>> {
     try {
-      return await this.#pool.query<{ record: string }>(text, values);
+      return await this.#pool.query<Row>({
+        text,
+        ...(values ? { values } : {}),
+        ...(name ? { name } : {}),
+      });
     } catch (error) {
       throw asUnavailable(error);
     }

@@ -33,6 +33,8 @@ export interface SequenceMessage extends MessageMarks {
   gist: string;
   status: WireRow['status'];
   resultType: WireRow['resultType'];
+  /** The server node behind the page's balancer it went to or came from (1 to 5). */
+  node: number | undefined;
   message: unknown;
 }
 
@@ -76,6 +78,7 @@ function sequenceMessage(
     gist: row.gist,
     status: row.status,
     resultType: row.resultType,
+    node: row.node,
     message: row.message,
     ...marks,
   };
@@ -124,7 +127,13 @@ export function buildSequence(
     const taskId =
       row.taskId ?? (isRequest ? taskOf(row.direction, row.id as string | number) : undefined);
     const cached = cache?.get(row);
-    if (cached && cached.taskId === taskId && cached.reissuedAs === later) return cached;
+    if (
+      cached &&
+      cached.taskId === taskId &&
+      cached.reissuedAs === later &&
+      cached.node === row.node
+    )
+      return cached;
     const marks = marksOf(row);
     if (later !== undefined) {
       marks.reissuedAs = later;
@@ -159,6 +168,20 @@ export function filterSequence(
       (!filter.taskId || m.taskId === filter.taskId) &&
       (!filter.method || m.method === filter.method),
   );
+}
+
+/**
+ * Where each node's lane sits across the diagram (percent), for the nodes
+ * the messages name: right of the network lane, evenly spread.
+ */
+export function nodeLanes(messages: readonly SequenceMessage[]): Map<number, number> {
+  const nodes = [...new Set(messages.flatMap((m) => (m.node === undefined ? [] : [m.node])))];
+  nodes.sort((a, b) => a - b);
+  const lanes = new Map<number, number>();
+  nodes.forEach((node, i) =>
+    lanes.set(node, nodes.length === 1 ? 92 : 56 + (i * 38) / (nodes.length - 1)),
+  );
+  return lanes;
 }
 
 /** The taskIds and methods present, for the filter menus (first seen first). */

@@ -8,6 +8,8 @@
  * The snapshot is read through @xstate/svelte's `useSelector` (as a store,
  * turned into a reactive value by `fromStore`): the actor is subscribed to
  * only while something on screen reads it, and nothing is copied by hand.
+ * What is drawn changes at most once per animation frame (`perFrame`): card
+ * state must be read through this class, never from the actor directly.
  * Facts the machine's context holds as they are are read from `context`;
  * the getters here derive something.
  */
@@ -33,6 +35,7 @@ import type {
 } from '../../protocol/task.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import type { StoredTaskReading } from '../../session/server-xray.ts';
+import { perFrame } from './per-frame.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
@@ -54,7 +57,8 @@ export class FollowedTask {
 
   constructor(actor: TaskActor, session: Pick<PageSession, 'xray' | 'on'>) {
     this.#actor = actor;
-    this.#snapshot = fromStore(useSelector(actor, (snapshot) => snapshot));
+    // One update per animation frame, not per snapshot (see per-frame.ts).
+    this.#snapshot = fromStore(perFrame(useSelector(actor, (snapshot) => snapshot)));
     this.history = new TaskHistory(actor);
     const { context } = actor.getSnapshot();
     this.taskId = context.taskId;
@@ -99,9 +103,19 @@ export class FollowedTask {
     return { done: false, ...value.active };
   }
 
+  // Derived, so lists counting or picking over every task (finished, asking
+  // for input) recompute only when these flip, not on every poll of any task.
+  readonly #done = $derived(this.snapshot.status !== 'active');
+  readonly #asksForInput = $derived(this.pendingInputs.length > 0);
+
   /** The actor has stopped: an outcome was reached or the user forgot the task. */
   get done(): boolean {
-    return this.snapshot.status !== 'active';
+    return this.#done;
+  }
+
+  /** Some input request waits for this user (see {@link pendingInputs}). */
+  get asksForInput(): boolean {
+    return this.#asksForInput;
   }
 
   /** The client's conclusion once done, as its machine's chart names it ("gave up: TTL passed"), never a status. */

@@ -9,7 +9,9 @@ import type { ConnectionInfo, ConnectionState } from '../../client/rpc-client.ts
 import type { TaskActor } from '../../client/task-follower.ts';
 import type { ToolInfo } from '../../client/tool-catalog.ts';
 import type { TaskStoreKind } from '../../protocol/worker-control.ts';
+import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
 import { IDENTITY, type PageSession } from '../../session/page-session.ts';
+import { ClusterControls } from './cluster.svelte.ts';
 import { Durability } from './durability.svelte.ts';
 import { FollowedTask } from './followed-task.svelte.ts';
 import { NetworkControls } from './network.svelte.ts';
@@ -30,6 +32,8 @@ export class Playground {
   readonly network: NetworkControls;
   /** The "also subscribe" switch: push as well as poll (T18). */
   readonly push: PushControls;
+  /** The cluster control, when the session's server is a cluster behind the page's balancer. */
+  readonly cluster: ClusterControls | undefined;
   #selectedTool = $state<string | undefined>();
   /** One card per actor, kept while the actor is listed. */
   readonly #cards = new WeakMap<TaskActor, FollowedTask>();
@@ -39,8 +43,9 @@ export class Playground {
   readonly #watchTools: () => void;
   readonly #watchDeclare: () => void;
 
-  constructor(session: PageSession) {
+  constructor(session: PageSession, cluster?: ClusterEndpoint) {
     this.session = session;
+    this.cluster = cluster && new ClusterControls(cluster, session);
     this.durability = new Durability(session);
     this.network = new NetworkControls(session.network);
     this.push = new PushControls(session);

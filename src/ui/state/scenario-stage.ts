@@ -45,6 +45,7 @@ function taskView(task: FollowedTask): TaskView {
     result: task.result,
     error: task.error,
     resumes: task.jobProgress?.resumes ?? 0,
+    takeover: task.jobProgress?.takeover,
   };
 }
 
@@ -74,7 +75,7 @@ export class PageStage implements ScenarioStage {
   async reset(setup: StageSetup): Promise<void> {
     this.#probes = [];
     this.#peers = [];
-    await prepareScenario(this.#session, setup);
+    await prepareScenario(this.#session, setup, this.#playground.cluster?.endpoint);
   }
 
   observe(since: number): Observation {
@@ -115,6 +116,13 @@ export class PageStage implements ScenarioStage {
 
   answer(taskId: string, key: string, response: ElicitResult): void {
     this.#session.answer(taskId, key, response);
+  }
+
+  answerCall(toolName: string, key: string, response: ElicitResult): void {
+    const waiting = this.#playground.calls.records.find(
+      (r) => r.toolName === toolName && r.outcome.kind === 'input',
+    );
+    if (waiting) this.#playground.calls.answer(waiting.id, key, response);
   }
 
   cancel(taskId: string): void {
@@ -173,6 +181,18 @@ export class PageStage implements ScenarioStage {
 
   restartServer(): void {
     this.#session.restartServer();
+  }
+
+  killNode(node: number): void {
+    this.#playground.cluster?.kill(node);
+  }
+
+  restartNode(node: number): void {
+    this.#playground.cluster?.restart(node);
+  }
+
+  cutNode(node: number, cut: boolean): void {
+    this.#playground.cluster?.setCut(node, cut);
   }
 
   arm(trigger: TriggerId, action: RuleAction): void {

@@ -132,7 +132,8 @@ export class WireLog {
       const row = index === undefined ? undefined : rows[index];
       if (index === undefined || !row) continue;
       rows[index] = withPacketUpdate(row, update);
-      this.#byPacket.delete(update.packet); // An arrival or a loss is the last word.
+      // An arrival or a loss is the last word (the node it went to comes just before).
+      if (update.deliveredAt !== undefined || update.lost) this.#byPacket.delete(update.packet);
     }
     this.#rows = rows;
     this.#pending = [];

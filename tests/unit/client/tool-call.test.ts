@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../src/client/tool-call.ts';
 import { listTools } from '../../../src/client/tool-catalog.ts';
+import { RpcClient } from '../../../src/client/rpc-client.ts';
+import { FakeServerEnd, result } from '../helpers/fake-link.ts';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -49,6 +51,32 @@ describe('callTool', () => {
       inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
     });
     expect(second.kind).toBe('task');
+  });
+
+  it('C4: a tools/call result with no resultType (an older server) is read as "complete"; an unknown one is refused', async () => {
+    // This server always sends resultType; an older one answers as the test does here.
+    let answer: Record<string, unknown> = { content: [{ type: 'text', text: 'old server' }] };
+    const end = new FakeServerEnd();
+    end.onreceive = (message) => {
+      const id = (message as { id?: unknown }).id;
+      if (typeof id === 'number') queueMicrotask(() => end.reply(result(id, answer)));
+    };
+    const client = new RpcClient({
+      clientInfo: { name: 'test', version: '1' },
+      connect: async () => end,
+    });
+    await client.start();
+    await expect(
+      callTool(client, { name: 'greet', arguments: { name: 'Ada' }, tasks: true }),
+    ).resolves.toEqual({
+      kind: 'result',
+      result: expect.objectContaining({ content: [{ type: 'text', text: 'old server' }] }),
+    });
+    answer = { resultType: 'partial', content: [] };
+    await expect(
+      callTool(client, { name: 'greet', arguments: { name: 'Ada' }, tasks: true }),
+    ).rejects.toMatchObject({ kind: 'invalid-response' });
+    client.close();
   });
 
   it('T3: a JSON-RPC error is passed on with its code', async () => {

@@ -18,6 +18,7 @@ import { cleanLink, type LinkConditions } from '../../../src/net/link-conditions
 import type { PlaygroundServerOptions } from '../../../src/server/playground-server.ts';
 import { isDone } from '../../../src/session/followed-tasks.ts';
 import { PageSession } from '../../../src/session/page-session.ts';
+import type { ServerEndpoint } from '../../../src/session/server-endpoint.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 import { Ledger } from './ledger.ts';
 import { ServerNode, type StoreKind } from './server-node.ts';
@@ -128,11 +129,19 @@ export class RealStack {
   /** Every tools/call the test made, and whether it settled (answered, or abandoned by a reload). */
   readonly calls: { settled: boolean; page: Page }[] = [];
   readonly #seed: number;
+  /** Where the pages' server is: the node, or the test's own endpoint (a cluster of nodes). */
+  readonly endpoint: ServerEndpoint;
   /** The link conditions the test set: a reloaded page's fresh network starts with them too. */
   #conditions: LinkConditions = cleanLink();
 
-  constructor(kind: StoreKind, seed: number, options: PlaygroundServerOptions = {}) {
+  constructor(
+    kind: StoreKind,
+    seed: number,
+    options: PlaygroundServerOptions = {},
+    endpoint?: (ledger: Ledger) => ServerEndpoint,
+  ) {
     this.node = new ServerNode(kind, this.ledger, options);
+    this.endpoint = endpoint?.(this.ledger) ?? this.node;
     this.#seed = seed;
   }
 
@@ -150,7 +159,7 @@ export class RealStack {
   /** A page loads: its session restores what was kept and connects. */
   async open(): Promise<void> {
     const session = new PageSession({
-      endpoint: this.node,
+      endpoint: this.endpoint,
       pageStore: this.pageStore,
       // Each page draws its own fates, the same ones for the same seed.
       seed: this.#seed + this.pages.length,
@@ -234,6 +243,7 @@ export class RealStack {
 
   async close(): Promise<void> {
     for (const page of this.pages) if (page.closedAt === undefined) page.close();
+    this.endpoint.kill('test over');
     await this.node.close();
   }
 }

@@ -103,8 +103,9 @@ export class ServerNode implements ServerEndpoint {
     this.#kind = kind;
     this.#ledger = ledger;
     this.#options = options;
-    // One instance across restarts: a store that outlives the worker, as IndexedDB does.
-    this.#memory = new MemoryTaskStore();
+    // One instance across restarts: a store that outlives the worker, as IndexedDB does (or the
+    // test's own, which several nodes of a cluster then share).
+    this.#memory = options.store ?? new MemoryTaskStore();
     this.#server = this.#start();
   }
 

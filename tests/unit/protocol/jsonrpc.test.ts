@@ -4,10 +4,29 @@
  * src/protocol/jsonrpc.ts); these pin the differences we rely on.
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
-import { describe, expect, it } from 'vitest';
-import { parseMessage } from '../../../src/protocol/jsonrpc.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { JsonRpcResultSchema, parseMessage } from '../../../src/protocol/jsonrpc.ts';
 
 describe('parseMessage', () => {
+  it('C7: a message object is validated once; every later layer gets the same verdict, a new object is validated afresh', () => {
+    const validate = vi.spyOn(JsonRpcResultSchema, 'safeParse');
+    try {
+      const message = { jsonrpc: '2.0', id: 3, result: { taskId: 't', status: 'working' } };
+      const first = parseMessage(message);
+      // The network's tracker, the client and the wire log's annotator each classify the same object.
+      expect(parseMessage(message)).toBe(first);
+      expect(parseMessage(message)).toBe(first);
+      expect(validate).toHaveBeenCalledTimes(1);
+      expect(parseMessage({ ...message })).toEqual(first);
+      expect(validate).toHaveBeenCalledTimes(2);
+      const bad = { jsonrpc: '1.0', id: 4, result: {} };
+      expect(parseMessage(bad).kind).toBe('invalid');
+      expect(parseMessage(bad).kind).toBe('invalid');
+    } finally {
+      validate.mockRestore();
+    }
+  });
+
   it('C7: a notification with a member JSON-RPC does not define is still a notification (never answered)', () => {
     const value = { jsonrpc: '2.0', method: 'notifications/cancelled', extra: 1 };
     expect(parseMessage(value).kind).toBe('notification');

@@ -72,6 +72,7 @@ export class FakeStage implements ScenarioStage {
       reissueOf: undefined,
       reissueReason: undefined,
       net: undefined,
+      node: undefined,
       message: {},
       search: '',
       connection: undefined,
@@ -95,6 +96,7 @@ export class FakeStage implements ScenarioStage {
       result: undefined,
       error: undefined,
       resumes: 0,
+      takeover: undefined,
       ...task,
     };
     this.obs = {
@@ -118,6 +120,9 @@ export class FakeStage implements ScenarioStage {
   answer(taskId: string, key: string): void {
     this.actions.push(`answer ${taskId} ${key}`);
   }
+  answerCall(toolName: string, key: string): void {
+    this.actions.push(`answer call ${toolName} ${key}`);
+  }
   cancel(taskId: string): void {
     this.actions.push(`cancel ${taskId}`);
   }
@@ -135,6 +140,15 @@ export class FakeStage implements ScenarioStage {
   }
   restartServer(): void {
     this.actions.push('restart');
+  }
+  killNode(node: number): void {
+    this.actions.push(`kill node ${node}`);
+  }
+  restartNode(node: number): void {
+    this.actions.push(`restart node ${node}`);
+  }
+  cutNode(node: number, cut: boolean): void {
+    this.actions.push(`${cut ? 'cut' : 'rejoin'} node ${node}`);
   }
   arm(trigger: string): void {
     this.actions.push(`arm ${trigger}`);

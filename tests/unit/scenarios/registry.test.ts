@@ -86,6 +86,10 @@ describe('scenario registry', () => {
     expect(demonstrating('M4')).toContain('extension-off');
     expect(demonstrating('M5')).toContain('handle-not-session');
     expect(demonstrating('T20')).toContain('handle-not-session');
+    expect(demonstrating('M6')).toContain('result-type');
+    expect(demonstrating('C4')).toContain('result-type');
+    expect(demonstrating('M7')).toContain('lost-handle');
+    expect(demonstrating('C8')).toContain('lost-request');
   });
 
   it('every step has narration, unique ids, and something to judge by', () => {

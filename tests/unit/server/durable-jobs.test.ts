@@ -77,6 +77,36 @@ describe('durable jobs', () => {
       expect((await second.store.get(taskId))?.lease).toBeUndefined();
     }));
 
+  it('T12: a take-over names the node that carried the job on, the one it took it from, and the checkpoint', () =>
+    simulate(async () => {
+      const db = freshDb();
+      const named = (holder: string) => ({ runner: { leaseMs: 300, heartbeatMs: 100, holder } });
+      const first = await worker(db, named('node 1/aaaa'));
+      const handle = await first.harness.client.request(
+        'tools/call',
+        { name: 'export_report', arguments: { stageMs: 80 } },
+        { tasks: true },
+      );
+      const taskId = String(handle['taskId']);
+      await until(
+        () => first.store.get(taskId),
+        (r) => r?.checkpoint?.label === '2 of 6 stages done (joining customers)',
+      );
+      kill(first);
+      const third = await worker(db, named('node 3/cccc'));
+      const done = await pollUntil(third.harness.client, taskId, terminal);
+      expect(done['_meta']).toMatchObject({
+        [JOB_PROGRESS_META]: {
+          resumes: 1,
+          takeover: {
+            by: 'node 3/cccc',
+            from: 'node 1/aaaa',
+            checkpoint: expect.stringMatching(/^[23] of 6 stages done/),
+          },
+        },
+      });
+    }));
+
   it("two runners never hold one lease: a live worker's heartbeat keeps the other off its job", () =>
     simulate(async () => {
       const db = freshDb();

@@ -6,7 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WorkerEvent } from '../../../src/protocol/worker-control.ts';
+import { Emitter } from '../../../src/session/emitter.ts';
 import { ServerXray } from '../../../src/session/server-xray.ts';
+import type { SessionEvents } from '../../../src/session/session-events.ts';
 import { FAKE_TIMERS, RealStack } from '../helpers/real-stack.ts';
 
 describe('the x-ray in the page session (real stack, fake clock)', () => {
@@ -73,12 +75,14 @@ describe('ServerXray', () => {
 
   it('T13: tells a deleted task from one never stored, and forgets a dead server', () => {
     const changes: (string | undefined)[] = [];
-    const xray = new ServerXray(endpoint, (taskId) => changes.push(taskId));
+    const events = new Emitter<SessionEvents>();
+    events.on('xray', ({ taskId }) => changes.push(taskId));
+    const xray = new ServerXray(endpoint, events);
     xray.heard(stored('a', 'working'));
     // Nothing is heard from a server the page has not started.
     expect(xray.reading('a')).toEqual({ kind: 'no-xray', reason: 'server down' });
 
-    xray.serverChanged(true, 1);
+    events.emit('server', { running: true, generation: 1 });
     xray.heard(stored('a', 'working'));
     expect(xray.reading('a')).toEqual({ kind: 'stored', status: 'working', since: 5 });
     // Before `ready`, a task not told of is unknown, not absent.
@@ -88,7 +92,7 @@ describe('ServerXray', () => {
     xray.heard({ type: 'task-deleted', taskId: 'a' });
     expect(xray.reading('a')).toEqual({ kind: 'not-stored', deleted: true });
 
-    xray.serverChanged(false, 1);
+    events.emit('server', { running: false, generation: 1 });
     expect(xray.reading('a')).toEqual({ kind: 'no-xray', reason: 'server down' });
     expect(changes).toEqual([undefined, 'a', undefined, 'a', undefined]);
   });
