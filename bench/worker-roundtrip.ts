@@ -116,9 +116,15 @@ function openEcho(): Session {
 
 async function openServer(target: 'memory' | 'indexeddb'): Promise<Session> {
   const database = `bench-roundtrip-${crypto.randomUUID()}`;
-  let ready!: (event: WorkerEvent) => void;
-  const started = new Promise<WorkerEvent>((resolve) => (ready = resolve));
-  const server = new ServerWorker({ onEvent: (event) => ready(event) });
+  type StoreEvent = Extract<WorkerEvent, { type: 'ready' | 'storage-error' }>;
+  let ready!: (event: StoreEvent) => void;
+  const started = new Promise<StoreEvent>((resolve) => (ready = resolve));
+  // The x-ray's task-stored / task-deleted events say nothing about the store opening.
+  const server = new ServerWorker({
+    onEvent: (event) => {
+      if (event.type === 'ready' || event.type === 'storage-error') ready(event);
+    },
+  });
   server.start({
     type: 'start',
     store: target === 'indexeddb' ? { kind: 'indexeddb', database } : { kind: 'memory' },

@@ -20,6 +20,8 @@ export interface GraphNode {
   id: string;
   /** The key within its parent (`waiting`); the root's is the machine id. */
   key: string;
+  /** What the chart writes in the box: the state's `meta.label` when it has one, else its key. */
+  label: string;
   kind: GraphNodeKind;
   parent: string | null;
   /** Child ids in definition order. */
@@ -159,6 +161,11 @@ function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
   return [...evented, ...(node.always ?? [])];
 }
 
+function labelOf(node: AnyStateNode): string {
+  const label: unknown = (node.meta as { label?: unknown } | undefined)?.label;
+  return typeof label === 'string' && label !== '' ? label : node.key;
+}
+
 function nodeKind(node: AnyStateNode): GraphNodeKind {
   return node.type;
 }
@@ -176,6 +183,7 @@ export function machineGraph(machine: { root: AnyStateNode }): MachineGraph {
     const graphNode: GraphNode = {
       id: node.id,
       key: node.key,
+      label: labelOf(node),
       kind: nodeKind(node),
       parent: parent?.id ?? null,
       children: children.map((c) => c.id),

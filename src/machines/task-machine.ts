@@ -368,12 +368,34 @@ export const taskMachine = setup({
         },
       },
     },
-    completed: { type: 'final', entry: assign({ outcome: 'completed' as const }) },
-    failed: { type: 'final', entry: assign({ outcome: 'failed' as const }) },
-    cancelled: { type: 'final', entry: assign({ outcome: 'cancelled' as const }) },
-    expired: { type: 'final', entry: assign({ outcome: 'expired' as const }) },
-    gone: { type: 'final', entry: assign({ outcome: 'gone' as const }) },
+    // Each final's `meta.label` is what the chart draws: the client's conclusion, which must not
+    // read like one more task status (the task's five are taskLifecycleMachine's).
+    completed: {
+      type: 'final',
+      meta: { label: 'stopped: saw completed' },
+      entry: assign({ outcome: 'completed' as const }),
+    },
+    failed: {
+      type: 'final',
+      meta: { label: 'stopped: saw failed' },
+      entry: assign({ outcome: 'failed' as const }),
+    },
+    cancelled: {
+      type: 'final',
+      meta: { label: 'stopped: saw cancelled' },
+      entry: assign({ outcome: 'cancelled' as const }),
+    },
+    expired: {
+      type: 'final',
+      meta: { label: 'gave up: TTL passed' },
+      entry: assign({ outcome: 'expired' as const }),
+    },
+    gone: {
+      type: 'final',
+      meta: { label: 'gave up: server answered -32602' },
+      entry: assign({ outcome: 'gone' as const }),
+    },
     // The user stopped following; no outcome is known (T17 allows forgetting).
-    forgotten: { type: 'final' },
+    forgotten: { type: 'final', meta: { label: 'stopped following' } },
   },
 });

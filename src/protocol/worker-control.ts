@@ -5,8 +5,15 @@
  * Everything after a `connect` is MCP JSON-RPC on the port. `hold-jobs`
  * stops or restarts the clock the server's jobs sleep on (the drill). The worker
  * answers `start` with `ready`, or `storage-error` when it had to fall back.
+ *
+ * The x-ray: beside the MCP wire, never on it, the worker also says what its
+ * task store holds (`task-stored` each time a task's status changes there,
+ * `task-deleted` when a task leaves it), so the page can show what the
+ * server's store holds now next to what its client last heard. No MCP client
+ * can know this; the gap between the two is the lesson (T12).
  */
 import { z } from 'zod';
+import { TaskStatusSchema } from './task.ts';
 
 export const ConnectMessageSchema = z.object({
   type: z.literal('connect'),
@@ -53,7 +60,29 @@ export const WorkerControlSchema = z.discriminatedUnion('type', [
 ]);
 export type WorkerControl = z.infer<typeof WorkerControlSchema>;
 
-/** What a worker tells the page about itself. */
+const XrayTaskId = z.string().min(1).max(500);
+
+/** The x-ray: a task's status in the server's store changed (or the task was created, or was there at start). */
+export const TaskStoredEventSchema = z.object({
+  type: z.literal('task-stored'),
+  taskId: XrayTaskId,
+  status: TaskStatusSchema,
+  /** The record's `lastUpdatedAt`, epoch ms. */
+  lastUpdatedAt: z.number().finite(),
+});
+/** The x-ray: a task left the server's store (deleted after its TTL, T13). Deletion is no status. */
+export const TaskDeletedEventSchema = z.object({
+  type: z.literal('task-deleted'),
+  taskId: XrayTaskId,
+});
+export type StoreXrayEvent =
+  z.infer<typeof TaskStoredEventSchema> | z.infer<typeof TaskDeletedEventSchema>;
+
+/**
+ * What a worker tells the page about itself. A fresh worker sends a
+ * `task-stored` for every task its store already holds, then `ready`: from
+ * `ready` on, a task the page has heard nothing of is not in the store.
+ */
 export const WorkerEventSchema = z.discriminatedUnion('type', [
   /** The server is serving, with this store. */
   z.object({ type: z.literal('ready'), store: TaskStoreKindSchema }),
@@ -63,5 +92,7 @@ export const WorkerEventSchema = z.discriminatedUnion('type', [
     requested: TaskStoreKindSchema,
     message: z.string(),
   }),
+  TaskStoredEventSchema,
+  TaskDeletedEventSchema,
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEventSchema>;

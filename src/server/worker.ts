@@ -4,7 +4,8 @@
  * and says first, with `start`, where the server keeps its tasks: in this
  * worker's memory (lost when it is killed) or in IndexedDB, where a fresh
  * worker finds them and resumes their jobs. `hold-jobs` holds or releases
- * the clock its jobs sleep on.
+ * the clock its jobs sleep on. Beside the MCP ports, it tells the page what
+ * its store holds (the x-ray, src/server/store-xray.ts).
  */
 /// <reference lib="webworker" />
 import {
@@ -16,6 +17,7 @@ import { IdbTaskStore } from './idb/idb-task-store.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
 import { createPlaygroundServer, type PlaygroundServer } from './playground-server.ts';
 import { servePort } from './port-host.ts';
+import { XrayTaskStore } from './store-xray.ts';
 import type { TaskStore } from './task-store.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -54,8 +56,11 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 async function boot(start: StartMessage): Promise<PlaygroundServer> {
-  const store = await openStore(start);
-  tell({ type: 'ready', store: store instanceof IdbTaskStore ? 'indexeddb' : 'memory' });
+  const opened = await openStore(start);
+  // The x-ray: what the store holds, told beside the MCP wire; first what it holds already.
+  const store = new XrayTaskStore(opened, tell);
+  await store.tellAll();
+  tell({ type: 'ready', store: opened instanceof IdbTaskStore ? 'indexeddb' : 'memory' });
   // A named node leases as `node 3/ab12cd34`: readable in a take-over, unique per worker all the same.
   const holder = start.node ? `${start.node}/${crypto.randomUUID().slice(0, 8)}` : undefined;
   return createPlaygroundServer({ store, ...(holder ? { runner: { holder } } : {}) });

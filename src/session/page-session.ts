@@ -24,6 +24,7 @@ import { Emitter } from './emitter.ts';
 import { FollowedTasks, isDone, taskIdOf } from './followed-tasks.ts';
 import { NamedConnections } from './named-connections.ts';
 import type { ServerEndpoint } from './server-endpoint.ts';
+import { ServerXray } from './server-xray.ts';
 import { ServedBy } from './served-by.ts';
 import { PageStorage, type PageStorageOptions } from './page-storage.ts';
 import type {
@@ -65,6 +66,8 @@ export class PageSession {
   readonly #connections: NamedConnections;
   /** What the page heard about each task, and the faults that hit it (wire log, sequence, cards). */
   readonly news: TaskNews;
+  /** What the server's store holds now, told beside the MCP wire (`xray` events say when it changed). */
+  readonly xray: ServerXray;
   #connection: ConnectionStatus = { state: 'connecting', detail: undefined, info: { attempt: 0 } };
   #tools: ToolsStatus = { tools: [], error: undefined };
   #declareTasks = true;
@@ -75,6 +78,7 @@ export class PageSession {
     this.#endpoint = options.endpoint;
     this.#scheduler = options.scheduler ?? realScheduler;
     this.#storage = new PageStorage(options, () => this.#events.emit('storage', this.storage));
+    this.xray = new ServerXray(options.endpoint, this.#events);
     this.network = new FaultyNetwork({
       seed: options.seed ?? randomSeed(),
       server: options.endpoint,
@@ -95,10 +99,7 @@ export class PageSession {
     this.network.log.subscribe((event) => {
       if (event.kind === 'server.killed' || event.kind === 'server.started') this.#serverChanged();
     });
-    options.endpoint.onEvent((event) => {
-      this.#storage.serverStore.heard(event);
-      this.#storageChanged();
-    });
+    options.endpoint.onEvent((e) => this.#storage.serverStore.heard(e) && this.#storageChanged());
     this.client = new RpcClient({
       ...this.#clientOptions(options.clientName ?? 'mcp-tasks-playground-page', IDENTITY),
       onWire: served.tagging((entry) => {

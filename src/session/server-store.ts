@@ -70,7 +70,9 @@ export class ServerStoreChoice {
   }
 
   /** What a server said about its store. */
-  heard(event: WorkerEvent): void {
+  /** Takes in what the server said about its store; false for anything else (the x-ray's events). */
+  heard(event: WorkerEvent): boolean {
+    if (event.type !== 'ready' && event.type !== 'storage-error') return false;
     this.#status =
       event.type === 'ready'
         ? {
@@ -82,6 +84,7 @@ export class ServerStoreChoice {
             ...this.#status,
             error: `The server could not open IndexedDB (${event.message}), so it keeps tasks in memory: they will not survive the worker.`,
           };
+    return true;
   }
 
   #read(): TaskStoreKind {

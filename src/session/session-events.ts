@@ -62,4 +62,6 @@ export interface SessionEvents extends FollowedTasksEvents {
   'restore-started': undefined;
   /** Every stored task has an actor again. */
   'tasks-resumed': { count: number };
+  /** The x-ray's reading of one task (`taskId`), or of every task (undefined), changed: read `session.xray`. */
+  xray: { taskId: string | undefined };
 }

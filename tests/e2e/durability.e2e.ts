@@ -219,7 +219,7 @@ test('T13: with the in-memory store, a reload loses the task and the page says s
   await reload(page);
 
   const card = cardById(page, taskId);
-  await expect(card).toContainText('done: gone');
+  await expect(card).toContainText('gave up: server answered -32602');
   // The page knows why: the task came from an earlier page, whose worker kept it in memory.
   await expect(card).toContainText('Cause: the task was followed from an earlier page');
   await expect(card).toContainText('-32602');
@@ -236,7 +236,7 @@ test('T13: with the in-memory store, a killed worker loses the task (-32602)', a
   await expect(serverStatus(card)).toHaveText('working');
   await page.getByRole('button', { name: 'Kill server' }).click();
   await page.getByRole('button', { name: 'Restart server' }).click();
-  await expect(card).toContainText('done: gone');
+  await expect(card).toContainText('gave up: server answered -32602');
   await expect(card).toContainText('-32602');
 });
 

@@ -187,7 +187,7 @@ test('T13: kill the in-memory server while a task is input_required; the restart
   await expect(log).toContainText('server worker #1 killed');
   await expect(log).toContainText('server worker #2 started');
 
-  await expect(card).toContainText('done: gone');
+  await expect(card).toContainText('gave up: server answered -32602');
   await expect(card).toContainText('no longer knows this task');
   await expect(card).toContainText('Cause: the server restarted');
   await expect(card).toContainText('-32602');

@@ -34,7 +34,7 @@ test('T13: after the server restarts with empty memory, the task is gone (-32602
   await page.getByRole('button', { name: 'Restart server' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'worker #2' })).toBeVisible();
 
-  await expect(card).toContainText('done: gone');
+  await expect(card).toContainText('gave up: server answered -32602');
   // Not its last status, as if it were still running: the server no longer knows it.
   await expect(serverStatus(card)).toHaveText('gone');
   await expect(card).toContainText('no longer knows this task');

@@ -59,6 +59,9 @@ async function openStatechart(
   const detail = detailOf(page);
   await expect(detail).toBeVisible();
   await expect(detail).toHaveAttribute('data-task-id', taskId);
+  // The detail opens on the task's lifecycle; the client's machine is one click away, and stays chosen.
+  const follower = detail.getByRole('button', { name: 'How this client follows it' });
+  if ((await follower.getAttribute('aria-pressed')) !== 'true') await follower.click();
   // The first chart of a page starts the layout worker: slow on a busy machine.
   await expect(chartOf(detail)).toBeVisible({ timeout: 30_000 });
   return { detail, taskId };

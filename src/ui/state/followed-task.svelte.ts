@@ -33,6 +33,8 @@ import type {
   RpcError,
   TaskStatus,
 } from '../../protocol/task.ts';
+import type { PageSession } from '../../session/page-session.ts';
+import type { StoredTaskReading } from '../../session/server-xray.ts';
 import { perFrame } from './per-frame.ts';
 import { NO_NEWS, type TaskNews, type TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
@@ -51,11 +53,13 @@ export class FollowedTask {
   readonly #snapshot: { readonly current: TaskSnapshot };
   /** Every step the actor took, for the statechart's history stepping. */
   readonly history: TaskHistory;
-  readonly #news: TaskNews | undefined;
+  readonly #news: TaskNews;
   readonly #watchNews: () => void;
+  readonly #xray: Pick<PageSession, 'xray' | 'on'>;
+  readonly #watchXray: () => void;
 
-  /** `news`: what the page heard about each task and the faults that hit it (the session's). */
-  constructor(actor: TaskActor, news?: TaskNews) {
+  /** `session`: the page's session, for what it heard about the task (`news`) and the x-ray. */
+  constructor(actor: TaskActor, session: Pick<PageSession, 'xray' | 'on' | 'news'>) {
     this.#actor = actor;
     // One update per animation frame, not per snapshot (see per-frame.ts).
     this.#snapshot = fromStore(perFrame(useSelector(actor, (snapshot) => snapshot)));
@@ -63,16 +67,31 @@ export class FollowedTask {
     const { context } = actor.getSnapshot();
     this.taskId = context.taskId;
     this.toolName = context.toolName;
-    this.#news = news;
-    this.#watchNews = createSubscriber(
-      (update) => news?.onChange(this.taskId, update) ?? (() => {}),
+    this.#news = session.news;
+    this.#watchNews = createSubscriber((update) => session.news.onChange(this.taskId, update));
+    this.#xray = session;
+    // Re-read only when this task's reading (or every task's) changed.
+    this.#watchXray = createSubscriber((update) =>
+      session.on('xray', ({ taskId }) => {
+        if (taskId === undefined || taskId === this.taskId) update();
+      }),
     );
+  }
+
+  /**
+   * The x-ray: what the server's store holds for this task now, told beside
+   * the MCP wire. The client itself knows only {@link serverStatus}, from its
+   * last tasks/get reply or notification.
+   */
+  get stored(): StoredTaskReading {
+    this.#watchXray();
+    return this.#xray.xray.reading(this.taskId);
   }
 
   /** What the page last heard about the task, when, the faults that hit it, and why it is gone. */
   get news(): TaskNewsSnapshot {
     this.#watchNews();
-    return this.#news?.of(this.taskId) ?? NO_NEWS;
+    return this.#news.of(this.taskId);
   }
 
   /** The actor's latest snapshot (its `value` is what the statechart is checked against). */
@@ -85,7 +104,7 @@ export class FollowedTask {
     return this.#snapshot.current.context;
   }
 
-  /** The status the server last reported (T6); only the server changes it. */
+  /** The status the client last saw: its last tasks/get reply or notification (T6); only the server changes it. */
   get serverStatus(): TaskStatus {
     return this.context.task.status;
   }
@@ -109,6 +128,14 @@ export class FollowedTask {
   /** Some input request waits for this user (see {@link pendingInputs}). */
   get asksForInput(): boolean {
     return this.#asksForInput;
+  }
+
+  /** The client's conclusion once done, as its machine's chart names it ("gave up: TTL passed"), never a status. */
+  get finalLabel(): string | undefined {
+    const value = this.snapshot.value;
+    if (typeof value !== 'string') return undefined;
+    const { graph } = this.history;
+    return graph.nodes.find((n) => n.id === `${graph.rootId}.${value}`)?.label ?? value;
   }
 
   get forgotten(): boolean {

@@ -176,7 +176,7 @@ export class Playground {
 
   #card(actor: TaskActor): FollowedTask {
     let card = this.#cards.get(actor);
-    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor, this.session.news)));
+    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor, this.session)));
     return card;
   }
 }

@@ -1,13 +1,16 @@
 /**
  * Which task's detail (statechart, history, timeline) is open, if any. One
  * at a time; the card's "Statechart" button opens it and gets focus back
- * when it closes.
+ * when it closes. Which chart it shows (the task's lifecycle, or the
+ * client's follower machine) is kept across openings.
  */
 import type { FollowedTask } from './followed-task.svelte.ts';
 
 export class TaskDetail {
   #task = $state.raw<FollowedTask | undefined>();
   #opener: HTMLElement | undefined;
+  /** Shows "how this client follows it" (the follower machine) instead of the task's lifecycle. */
+  follower = $state(false);
 
   get task(): FollowedTask | undefined {
     return this.#task;

@@ -38,6 +38,8 @@ export interface Box {
 export interface LaidOutNode extends Box {
   id: string;
   key: string;
+  /** The state's drawn name (`meta.label`, else its key). */
+  label: string;
   kind: GraphNodeKind;
   region: boolean;
   depth: number;
@@ -125,8 +127,30 @@ const ROOT_OPTIONS: LayoutOptions = {
   'elk.padding': '[top=8,left=8,bottom=8,right=8]',
 };
 
+/** How a chart is laid out: `edgeLabels: false` is the compact form (a task card's). */
+export interface LayoutOptionsOf {
+  /** Place each transition's event as a label (default); without, arrows only, and a smaller chart. */
+  edgeLabels?: boolean;
+  /**
+   * Break cycles depth first from the initial state, so it is drawn first and a
+   * transition back to it (input answered -> `working`) is the one that points
+   * backwards. (elk's MODEL_ORDER strategy throws on these graphs.)
+   */
+  definitionOrder?: boolean;
+}
+
 /** The ELK input graph for a machine graph (exported for tests). */
-export function toElk(graph: MachineGraph, measure: MeasureText = estimateText): ElkNode {
+export function toElk(
+  graph: MachineGraph,
+  measure: MeasureText = estimateText,
+  options: LayoutOptionsOf = {},
+): ElkNode {
+  const withLabels = options.edgeLabels ?? true;
+  const ordered: LayoutOptions = options.definitionOrder
+    ? {
+        'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
+      }
+    : {};
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const edges: ElkExtendedEdge[] = [];
 
@@ -140,7 +164,7 @@ export function toElk(graph: MachineGraph, measure: MeasureText = estimateText):
       const linesWidth = Math.max(0, ...lines.map((line) => measure(line, FONT.label)));
       return {
         id: node.id,
-        width: Math.ceil(Math.max(measure(node.key, FONT.state, true), linesWidth) + 22),
+        width: Math.ceil(Math.max(measure(node.label, FONT.state, true), linesWidth) + 22),
         height: STATE_HEIGHT + lines.length * LINE,
       };
     }
@@ -163,6 +187,7 @@ export function toElk(graph: MachineGraph, measure: MeasureText = estimateText):
       children: elkChildren,
       layoutOptions: {
         ...SHARED_OPTIONS,
+        ...ordered,
         'elk.padding': `[top=${header + 6},left=10,bottom=10,right=10]`,
         'elk.nodeSize.constraints': 'MINIMUM_SIZE',
         'elk.nodeSize.minimum': `(${Math.ceil(headerWidth)}, ${header + 20})`,
@@ -180,17 +205,19 @@ export function toElk(graph: MachineGraph, measure: MeasureText = estimateText):
       id: edge.id,
       sources: [edge.source],
       targets: [edge.target ?? edge.source],
-      labels: [
-        {
-          id: `${edge.id}#label`,
-          text: lines.join('\n'),
-          width: Math.ceil(width + 6),
-          height: lines.length * LINE,
-        },
-      ],
+      labels: !withLabels
+        ? []
+        : [
+            {
+              id: `${edge.id}#label`,
+              text: lines.join('\n'),
+              width: Math.ceil(width + 6),
+              height: lines.length * LINE,
+            },
+          ],
     });
   }
-  return { id: '#canvas', layoutOptions: ROOT_OPTIONS, children: [top], edges };
+  return { id: '#canvas', layoutOptions: { ...ROOT_OPTIONS, ...ordered }, children: [top], edges };
 }
 
 /** Reads ELK's answer back into drawable shapes (absolute coordinates). */
@@ -221,6 +248,7 @@ export function fromElk(graph: MachineGraph, laidOut: ElkNode, elapsedMs: number
         ...box,
         id: node.id,
         key: node.key,
+        label: node.label,
         kind: node.kind,
         region: node.region,
         depth,
@@ -282,22 +310,28 @@ export async function layoutGraph(
   graph: MachineGraph,
   engine: LayoutEngine,
   measure: MeasureText = estimateText,
+  options: LayoutOptionsOf = {},
 ): Promise<ChartLayout> {
-  const { graph: laidOut, elapsedMs } = await engine.layout(toElk(graph, measure));
+  const { graph: laidOut, elapsedMs } = await engine.layout(toElk(graph, measure, options));
   return fromElk(graph, laidOut, elapsedMs);
 }
 
-const cache = new WeakMap<MachineGraph, Promise<ChartLayout>>();
+/** One cache per form (labelled or compact, in which order), each by graph. */
+const caches = new Map<string, WeakMap<MachineGraph, Promise<ChartLayout>>>();
 
 /** The layout of `graph`, computed on first use and shared by every chart that draws it. */
 export function layoutOnce(
   graph: MachineGraph,
   engine: LayoutEngine,
   measure: MeasureText = estimateText,
+  options: LayoutOptionsOf = {},
 ): Promise<ChartLayout> {
+  const key = `${options.edgeLabels ?? true} ${options.definitionOrder ?? false}`;
+  let cache = caches.get(key);
+  if (!cache) caches.set(key, (cache = new WeakMap()));
   let layout = cache.get(graph);
   if (!layout) {
-    layout = layoutGraph(graph, engine, measure);
+    layout = layoutGraph(graph, engine, measure, options);
     cache.set(graph, layout);
   }
   return layout;

@@ -85,3 +85,10 @@ export function workerEngine(): LayoutEngine {
     },
   };
 }
+
+let shared: LayoutEngine | undefined;
+
+/** The page's one layout worker, shared by every chart and started by the first. */
+export function pageEngine(): LayoutEngine {
+  return (shared ??= workerEngine());
+}

@@ -15,7 +15,9 @@ import {
   type PlaygroundServerOptions,
 } from '../../../src/server/playground-server.ts';
 import { servePort, viaHttpEntry, type PortLike } from '../../../src/server/port-host.ts';
+import { XrayTaskStore } from '../../../src/server/store-xray.ts';
 import type { TaskStore } from '../../../src/server/task-store.ts';
+import type { WorkerEvent } from '../../../src/protocol/worker-control.ts';
 import type { ServerEndpoint } from '../../../src/session/server-endpoint.ts';
 import { ObservedStore, type Ledger } from './ledger.ts';
 
@@ -69,6 +71,13 @@ class LocalTransport implements Transport {
 
 export type StoreKind = 'memory' | 'idb';
 
+interface RunningServer {
+  server: PlaygroundServer;
+  /** Tells what the store holds, then `ready`: the x-ray a freshly started page hears. */
+  tellStore(): Promise<void>;
+  close(): Promise<void>;
+}
+
 let databases = 0;
 
 /**
@@ -84,10 +93,11 @@ export class ServerNode implements ServerEndpoint {
   readonly #options: PlaygroundServerOptions;
   readonly #memory: TaskStore;
   readonly #dbName = `property-${process.pid}-${++databases}`;
-  #server: Promise<{ server: PlaygroundServer; close(): Promise<void> }>;
+  #server: Promise<RunningServer>;
   readonly #links = new Set<{ close(reason: string): void }>();
   readonly #closing: Promise<void>[] = [];
   #kills = 0;
+  readonly #listeners = new Set<(event: WorkerEvent) => void>();
 
   constructor(kind: StoreKind, ledger: Ledger, options: PlaygroundServerOptions) {
     this.#kind = kind;
@@ -99,15 +109,26 @@ export class ServerNode implements ServerEndpoint {
     this.#server = this.#start();
   }
 
-  async #start(): Promise<{ server: PlaygroundServer; close(): Promise<void> }> {
+  async #start(): Promise<RunningServer> {
+    const generation = this.generation;
     const idb = this.#kind === 'idb' ? await IdbTaskStore.open(this.#dbName) : undefined;
-    const server = createPlaygroundServer({
-      ...this.#options,
-      store: new ObservedStore(idb ?? this.#memory, this.#ledger),
-    });
+    // The x-ray, as the worker tells it (src/server/worker.ts); a server that has gone tells nothing.
+    const tell = (event: WorkerEvent): void => {
+      if (this.running && generation === this.generation)
+        for (const listener of this.#listeners) listener(event);
+    };
+    const store = new XrayTaskStore(new ObservedStore(idb ?? this.#memory, this.#ledger), tell);
+    const tellStore = async (): Promise<void> => {
+      await store.tellAll();
+      tell({ type: 'ready', store: this.#kind === 'idb' ? 'indexeddb' : 'memory' });
+    };
+    await tellStore();
+    const server = createPlaygroundServer({ ...this.#options, store });
     return {
       server,
+      tellStore,
       close: async () => {
+        store.stop();
         await server.close();
         idb?.close();
       },
@@ -218,6 +239,8 @@ export class ServerNode implements ServerEndpoint {
   /** A fresh page starts its server, as a reloaded page starts a fresh worker; the store is the test's choice. */
   start(): void {
     if (!this.running) this.restart();
+    // A fresh page hears what the store holds, as it would from the worker it starts.
+    else void this.#server.then((s) => s.tellStore());
   }
 
   configure(): void {}
@@ -225,9 +248,10 @@ export class ServerNode implements ServerEndpoint {
   /** The jobs' clock is the fake one the test drives. */
   holdJobs(): void {}
 
-  /** This server reports nothing about its store: the test chose it. */
-  onEvent(): () => void {
-    return () => {};
+  /** What the server says beside the wire: `ready`, and the x-ray of its store. */
+  onEvent(listener: (event: WorkerEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** The server outlives a page here: a reload keeps it, and kills are the test's own commands. */

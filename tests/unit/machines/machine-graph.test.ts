@@ -14,6 +14,7 @@ import {
   type GraphTransition,
 } from '../../../src/machines/machine-graph.ts';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
+import { TASK_STATUSES } from '../../../src/protocol/task.ts';
 
 type Config = Record<string, unknown>;
 
@@ -161,6 +162,23 @@ describe('machineGraph(taskMachine)', () => {
       'forgotten',
       'gone',
     ]);
+  });
+
+  it("T6: the follower's finals are drawn as the client's conclusions, none reading like a status", () => {
+    const labels = graph.nodes.filter((n) => n.kind === 'final').map((n) => n.label);
+    expect(labels.sort()).toEqual([
+      'gave up: TTL passed',
+      'gave up: server answered -32602',
+      'stopped following',
+      'stopped: saw cancelled',
+      'stopped: saw completed',
+      'stopped: saw failed',
+    ]);
+    for (const label of labels) expect(TASK_STATUSES).not.toContain(label);
+    // A state without meta.label is drawn by its key.
+    expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle.waiting')?.label).toBe(
+      'waiting',
+    );
   });
 
   it('keeps targetless transitions on their node, with their actions', () => {

@@ -48,4 +48,31 @@ describe('worker control messages', () => {
     ).toBe(true);
     expect(WorkerEventSchema.safeParse({ type: 'ready', store: 'disk' }).success).toBe(false);
   });
+
+  it('T12: reads the x-ray of the server store, beside the MCP wire, and refuses a malformed one', () => {
+    expect(
+      WorkerEventSchema.parse({
+        type: 'task-stored',
+        taskId: 'abc',
+        status: 'input_required',
+        lastUpdatedAt: 1,
+      }),
+    ).toEqual({ type: 'task-stored', taskId: 'abc', status: 'input_required', lastUpdatedAt: 1 });
+    expect(WorkerEventSchema.parse({ type: 'task-deleted', taskId: 'abc' })).toEqual({
+      type: 'task-deleted',
+      taskId: 'abc',
+    });
+    for (const bad of [
+      // `gone` and `expired` are client conclusions, never statuses (T6).
+      { type: 'task-stored', taskId: 'abc', status: 'gone', lastUpdatedAt: 1 },
+      { type: 'task-stored', taskId: 'abc', status: 'expired', lastUpdatedAt: 1 },
+      { type: 'task-stored', taskId: '', status: 'working', lastUpdatedAt: 1 },
+      { type: 'task-stored', taskId: 'abc', status: 'working' },
+      { type: 'task-stored', taskId: 'abc', status: 'working', lastUpdatedAt: Infinity },
+      { type: 'task-deleted' },
+      { type: 'task-deleted', taskId: 7 },
+    ]) {
+      expect(WorkerEventSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
 });

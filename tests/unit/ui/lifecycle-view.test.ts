@@ -1,0 +1,96 @@
+/**
+ * The lifecycle chart is drawn from the machine the server runs: its graph
+ * and its elk layout come from `taskLifecycleMachine`'s definition, so a state
+ * added there appears in the chart with no other change. And what the chart
+ * says about the client's view beside the x-ray.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMachine } from 'xstate';
+import { machineGraph } from '../../../src/machines/machine-graph.ts';
+import { taskLifecycleMachine } from '../../../src/machines/task-lifecycle.ts';
+import { TASK_STATUSES } from '../../../src/protocol/task.ts';
+import { layoutGraph } from '../../../src/ui/statechart/chart-layout.ts';
+import { inThreadEngine } from '../../../src/ui/statechart/elk-engine.ts';
+import {
+  compareViews,
+  gapSentence,
+  lifecycleGraph,
+  lifecycleStateId,
+  storedStatus,
+} from '../../../src/ui/statechart/lifecycle-view.ts';
+
+describe('the lifecycle chart', () => {
+  const engine = inThreadEngine();
+
+  it('T6: draws exactly the five statuses, the three terminal ones as finals (T9)', async () => {
+    const graph = lifecycleGraph();
+    const states = graph.nodes.filter((n) => n.parent === graph.rootId);
+    expect(states.map((n) => n.key).sort()).toEqual([...TASK_STATUSES].sort());
+    expect(
+      states
+        .filter((n) => n.kind === 'final')
+        .map((n) => n.key)
+        .sort(),
+    ).toEqual(['cancelled', 'completed', 'failed']);
+    for (const status of TASK_STATUSES) expect(lifecycleStateId(graph, status)).toBeDefined();
+    const layout = await layoutGraph(graph, engine, undefined, {
+      edgeLabels: false,
+      definitionOrder: true,
+    });
+    expect(layout.nodes.map((n) => n.key).sort()).toEqual(['lifecycle', ...TASK_STATUSES].sort());
+    // Compact: arrows only, no labels.
+    expect(layout.edges.every((e) => e.labelBox === undefined)).toBe(true);
+    // Drawn from the initial state on: working left of everything else.
+    const x = (key: string): number => layout.nodes.find((n) => n.key === key)!.x;
+    for (const other of ['input_required', 'completed', 'failed', 'cancelled'])
+      expect(x('working')).toBeLessThan(x(other));
+  });
+
+  it('T9: a state added to the machine appears in the chart with no other change', async () => {
+    // The machine's own definition, as plain data, with one more state and the moves in and out of it.
+    const config = JSON.parse(JSON.stringify(taskLifecycleMachine.config)) as {
+      states: Record<string, { on?: Record<string, string | object> }>;
+    };
+    config.states['working']!.on = { ...config.states['working']!.on, 'job.paused': 'paused' };
+    config.states['paused'] = { on: { 'job.resumed': 'working' } };
+    const grown = createMachine(config);
+    const graph = machineGraph(grown);
+    expect(graph.nodes.map((n) => n.key)).toContain('paused');
+    expect(lifecycleStateId(graph, 'paused' as never)).toBe('lifecycle.paused');
+    const layout = await layoutGraph(graph, engine, undefined, { definitionOrder: true });
+    expect(layout.nodes.map((n) => n.key)).toContain('paused');
+    expect(layout.edges.map((e) => e.lines[0])).toEqual(
+      expect.arrayContaining(['job.paused', 'job.resumed']),
+    );
+  });
+});
+
+describe('the client view beside the x-ray', () => {
+  it('T12: they agree, or differ with the poll interval named, until the next tasks/get', () => {
+    const agree = compareViews('working', { kind: 'stored', status: 'working', since: 1 });
+    expect(agree).toEqual({ kind: 'agree', status: 'working' });
+    expect(gapSentence(agree, { pollIntervalMs: 5000, following: true })).toBeUndefined();
+
+    const behind = compareViews('working', { kind: 'stored', status: 'completed', since: 1 });
+    expect(storedStatus(behind)).toBe('completed');
+    expect(gapSentence(behind, { pollIntervalMs: 5000, following: true })).toMatch(
+      /already says completed, the client last saw working.*up to 5000 ms late \(T12\)/,
+    );
+    expect(gapSentence(behind, { pollIntervalMs: 5000, following: false })).toMatch(
+      /stopped asking/,
+    );
+  });
+
+  it('T13: deletion is the task leaving the store, and with no x-ray nothing stale is shown', () => {
+    const deleted = compareViews('failed', { kind: 'not-stored', deleted: true });
+    expect(storedStatus(deleted)).toBeUndefined();
+    expect(gapSentence(deleted, { pollIntervalMs: 500, following: false })).toMatch(
+      /deleted after its TTL \(T13\).*not a status/,
+    );
+    const down = compareViews('working', { kind: 'no-xray', reason: 'server down' });
+    expect(storedStatus(down)).toBeUndefined();
+    expect(gapSentence(down, { pollIntervalMs: 500, following: true })).toMatch(
+      /^No x-ray: the server is down/,
+    );
+  });
+});
