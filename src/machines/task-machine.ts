@@ -368,8 +368,7 @@ export const taskMachine = setup({
         },
       },
     },
-    // Each final's `meta.label` is what the chart draws: the client's conclusion, which must not
-    // read like one more task status (the task's five are taskLifecycleMachine's).
+    // A final's `meta.label` is what the chart draws: the client's conclusion, never a 6th status.
     completed: {
       type: 'final',
       meta: { label: 'stopped: saw completed' },

@@ -31,6 +31,7 @@ import type {
   ConnectionStatus,
   ServerStatus,
   SessionEvents,
+  SessionListener,
   StorageStatus,
   ToolsStatus,
 } from './session-events.ts';
@@ -140,10 +141,7 @@ export class PageSession {
   }
 
   /** Listens to one kind of event; returns the unsubscribe. */
-  on<K extends keyof SessionEvents>(
-    type: K,
-    listener: (payload: SessionEvents[K]) => void,
-  ): () => void {
+  on<K extends keyof SessionEvents>(type: K, listener: SessionListener<K>): () => void {
     return this.#events.on(type, listener);
   }
 

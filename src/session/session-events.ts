@@ -38,6 +38,9 @@ export interface ToolsStatus {
   readonly error: string | undefined;
 }
 
+/** A listener of one kind of session event. */
+export type SessionListener<K extends keyof SessionEvents> = (payload: SessionEvents[K]) => void;
+
 export interface SessionEvents extends FollowedTasksEvents {
   connection: ConnectionStatus;
   server: ServerStatus;

@@ -184,6 +184,23 @@ export function nodeLanes(messages: readonly SequenceMessage[]): Map<number, num
   return lanes;
 }
 
+/** The lane lines behind a cluster's diagram: client, network, then one per node (CSS background). */
+export function laneBackground(lanes: ReadonlyMap<number, number>): string {
+  const line = (colour: string, at: string): string =>
+    `linear-gradient(var(${colour}), var(${colour})) ${at} 0 / 1px 100% no-repeat`;
+  return [
+    line('--border-strong', 'var(--client)'),
+    line('--border', 'var(--network)'),
+    ...[...lanes.values()].map((at) => line('--border-strong', `${at}%`)),
+  ].join(', ');
+}
+
+/** Where a clustered message's arrow ends: its node's lane, or the network's while no node is known. */
+export function serverLaneStyle(m: SequenceMessage, lanes: ReadonlyMap<number, number>): string {
+  const at = m.node === undefined ? undefined : lanes.get(m.node);
+  return `--server: ${at === undefined ? 'var(--network)' : `${at}%`}`;
+}
+
 /** The taskIds and methods present, for the filter menus (first seen first). */
 export function sequenceFacets(messages: readonly SequenceMessage[]): {
   taskIds: string[];

@@ -36,7 +36,7 @@ import type {
 import type { PageSession } from '../../session/page-session.ts';
 import type { StoredTaskReading } from '../../session/server-xray.ts';
 import { perFrame } from './per-frame.ts';
-import { NO_NEWS, type TaskNews, type TaskNewsSnapshot } from '../../session/task-news.ts';
+import type { TaskNews, TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
