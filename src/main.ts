@@ -7,7 +7,6 @@ import { mount } from 'svelte';
 import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
 import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
-import { RemoteEndpoint } from './session/remote-endpoint.ts';
 import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
 import App from './ui/App.svelte';
@@ -21,8 +20,14 @@ import { PageStage } from './ui/state/scenario-stage.ts';
 // cluster of workers: one node is today's single worker, the cluster control adds nodes.
 const storage = browserChoiceStorage();
 const choice = readRemoteChoice(storage);
+// The remote endpoint (and the SDK's HTTP client transport under it) loads only when chosen,
+// so the built-in playground's first load does not carry it.
 const remote = choice
-  ? new RemoteEndpoint({ url: choice.url, token: choice.token, origin: location.origin })
+  ? new (await import('./session/remote-endpoint.ts')).RemoteEndpoint({
+      url: choice.url,
+      token: choice.token,
+      origin: location.origin,
+    })
   : undefined;
 const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
 const session = new PageSession({ endpoint: remote ?? cluster ?? new WorkerEndpoint() });

@@ -7,7 +7,7 @@
  * for the connect panel.
  */
 import { z } from 'zod';
-import { HttpTransport, type FetchLike } from '../net/http-transport.ts';
+import type { HttpTransport, FetchLike } from '../net/http-transport.ts';
 import { META, Method, PROTOCOL_VERSION, TASKS_EXTENSION } from '../protocol/constants.ts';
 import { clientCapabilities, requestMeta } from '../protocol/envelope.ts';
 import { errorMessage } from '../protocol/error-message.ts';
