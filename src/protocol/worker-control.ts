@@ -41,6 +41,11 @@ export const StartMessageSchema = z.object({
    * take-over can say which node carried a job on from which. Absent: an unnamed runner.
    */
   node: z.string().min(1).max(40).optional(),
+  /**
+   * The T8 bug on purpose (the early-handle lesson): this node returns a task's handle and
+   * writes the task to its store this many ms later. Absent or 0: stored first, as T8 requires.
+   */
+  earlyHandleMs: z.number().int().min(0).max(10_000).optional(),
 });
 export type StartMessage = z.infer<typeof StartMessageSchema>;
 

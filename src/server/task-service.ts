@@ -52,6 +52,13 @@ export interface TaskServiceOptions {
   defaultPollIntervalMs?: number;
   /** How long an expired task stays visible as `failed` before it is deleted (T13). */
   purgeAfterMs?: number;
+  /**
+   * The T8 bug on purpose, for the cluster lesson: when above 0, the handle
+   * leaves before the task's store write, which lands this many ms later, so
+   * a tasks/get served meanwhile (by another node) answers -32602. Absent or
+   * 0: stored first, as T8 requires.
+   */
+  earlyHandleMs?: number;
 }
 
 /** What one request tells the service about its caller. */
@@ -81,6 +88,7 @@ export class TaskService {
   readonly #defaultTtlMs: number | null;
   readonly #defaultPollIntervalMs: number;
   readonly #purgeAfterMs: number;
+  readonly #earlyHandleMs: number;
 
   constructor(options: TaskServiceOptions) {
     this.#store = options.store;
@@ -90,6 +98,7 @@ export class TaskService {
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? DEFAULT_TTL_MS : options.defaultTtlMs;
     this.#defaultPollIntervalMs = options.defaultPollIntervalMs ?? 1000;
     this.#purgeAfterMs = options.purgeAfterMs ?? DEFAULT_PURGE_AFTER_MS;
+    this.#earlyHandleMs = options.earlyHandleMs ?? 0;
   }
 
   get tools(): readonly ToolDefinition[] {
@@ -183,6 +192,15 @@ export class TaskService {
       // Stored holding this runner's lease, so no other worker adopts it before its job starts.
       lease: this.#runner.newLease(),
     };
+    if (this.#earlyHandleMs > 0) {
+      // Breaks T8 on purpose (see earlyHandleMs): the handle first, the write later.
+      setTimeout(() => {
+        void this.#store.create(record).then(() => {
+          this.#runner.start(record, tool, args, preTaskInput);
+        });
+      }, this.#earlyHandleMs);
+      return createTaskResult(record);
+    }
     // T8: stored before the handle leaves, so a tasks/get for it resolves at once.
     await this.#store.create(record);
     this.#runner.start(record, tool, args, preTaskInput);

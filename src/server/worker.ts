@@ -63,7 +63,11 @@ async function boot(start: StartMessage): Promise<PlaygroundServer> {
   tell({ type: 'ready', store: opened instanceof IdbTaskStore ? 'indexeddb' : 'memory' });
   // A named node leases as `node 3/ab12cd34`: readable in a take-over, unique per worker all the same.
   const holder = start.node ? `${start.node}/${crypto.randomUUID().slice(0, 8)}` : undefined;
-  return createPlaygroundServer({ store, ...(holder ? { runner: { holder } } : {}) });
+  return createPlaygroundServer({
+    store,
+    ...(holder ? { runner: { holder } } : {}),
+    ...(start.earlyHandleMs ? { earlyHandleMs: start.earlyHandleMs } : {}),
+  });
 }
 
 async function openStore(start: StartMessage): Promise<TaskStore> {

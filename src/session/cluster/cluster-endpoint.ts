@@ -75,6 +75,8 @@ export class ClusterEndpoint implements ServerEndpoint {
   /** Whether `start` was called: nodes added later start at once. */
   #started = false;
   #jobsHeld = false;
+  /** Nodes told to break T8 on purpose: node -> ms their store write lands after the handle. */
+  readonly #earlyHandle = new Map<number, number>();
 
   constructor(options: ClusterOptions) {
     this.#makeNode = options.makeNode;
@@ -159,6 +161,26 @@ export class ClusterEndpoint implements ServerEndpoint {
       node,
       generation: n.endpoint.generation,
     });
+  }
+
+  /**
+   * The T8 toggle: node `node` returns each task's handle `ms` before its store write lands
+   * (0: stored first, correct). Takes effect on that node's next start; a running node is
+   * restarted with it (its memory goes, a shared store keeps every task).
+   */
+  setEarlyHandle(node: number, ms: number): void {
+    const n = this.#nodes[node - 1];
+    if (!n) return;
+    if (ms > 0) this.#earlyHandle.set(node, Math.round(ms));
+    else this.#earlyHandle.delete(node);
+    n.endpoint.configure(this.#startFor(node));
+    if (this.#started && n.endpoint.running) this.restartNode(node);
+    else this.#events.emit('change', undefined);
+  }
+
+  /** The ms node `node`'s store write lands after its handle; 0 when it keeps T8. */
+  earlyHandleOf(node: number): number {
+    return this.#earlyHandle.get(node) ?? 0;
   }
 
   // ServerEndpoint: the cluster as one server.
@@ -251,7 +273,8 @@ export class ClusterEndpoint implements ServerEndpoint {
   }
 
   #startFor(node: number): StartMessage {
-    return { ...this.#start, node: `node ${node}` };
+    const earlyHandleMs = this.#earlyHandle.get(node);
+    return { ...this.#start, node: `node ${node}`, ...(earlyHandleMs ? { earlyHandleMs } : {}) };
   }
 
   #grow(count: number): void {

@@ -17,7 +17,7 @@ import {
 import { servePort, viaHttpEntry, type PortLike } from '../../../src/server/port-host.ts';
 import { XrayTaskStore } from '../../../src/server/store-xray.ts';
 import type { TaskStore } from '../../../src/server/task-store.ts';
-import type { WorkerEvent } from '../../../src/protocol/worker-control.ts';
+import type { StartMessage, WorkerEvent } from '../../../src/protocol/worker-control.ts';
 import type { ServerEndpoint } from '../../../src/session/server-endpoint.ts';
 import { ObservedStore, type Ledger } from './ledger.ts';
 
@@ -97,6 +97,8 @@ export class ServerNode implements ServerEndpoint {
   readonly #links = new Set<{ close(reason: string): void }>();
   readonly #closing: Promise<void>[] = [];
   #kills = 0;
+  /** From the cluster's start message: the T8 bug on purpose, read when a server starts. */
+  #earlyHandleMs = 0;
   readonly #listeners = new Set<(event: WorkerEvent) => void>();
 
   constructor(kind: StoreKind, ledger: Ledger, options: PlaygroundServerOptions) {
@@ -123,7 +125,8 @@ export class ServerNode implements ServerEndpoint {
       tell({ type: 'ready', store: this.#kind === 'idb' ? 'indexeddb' : 'memory' });
     };
     await tellStore();
-    const server = createPlaygroundServer({ ...this.#options, store });
+    const early = this.#earlyHandleMs > 0 ? { earlyHandleMs: this.#earlyHandleMs } : {};
+    const server = createPlaygroundServer({ ...this.#options, ...early, store });
     return {
       server,
       tellStore,
@@ -243,7 +246,10 @@ export class ServerNode implements ServerEndpoint {
     else void this.#server.then((s) => s.tellStore());
   }
 
-  configure(): void {}
+  /** Only the T8 toggle matters here; the store is the test's choice. */
+  configure(start: StartMessage): void {
+    this.#earlyHandleMs = start.earlyHandleMs ?? 0;
+  }
 
   /** The jobs' clock is the fake one the test drives. */
   holdJobs(): void {}

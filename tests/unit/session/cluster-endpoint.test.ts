@@ -151,4 +151,34 @@ describe('the page cluster', () => {
     expect(unrouted.map((e) => e.message)).toEqual([]);
     expect(cluster.nodes.find((n) => n.node === 2)).toMatchObject({ running: true, cut: true });
   });
+
+  it('T8: a node that returns the handle before its store write lands: another node answers -32602; kept, the same flow completes', async () => {
+    const created = (s: RealStack) =>
+      s.page.wire.find(
+        (e) =>
+          e.direction === 'in' &&
+          (e.message as { result?: { resultType?: string } }).result?.resultType === 'task',
+      );
+    const broken = await open({ nodes: 2, store: 'shared', policy: 'round-robin' });
+    broken.cluster.setEarlyHandle(1, 3000);
+    broken.cluster.setEarlyHandle(2, 3000);
+    expect(broken.cluster.earlyHandleOf(1)).toBe(3000);
+    broken.s.call('slow_compute', { seconds: 2 }, true);
+    await broken.s.advance(2000);
+    expect(created(broken.s)?.node).toBeDefined();
+    const first = pollAnswers(broken.s)[0];
+    expect(first?.[1]).toBe(-32602);
+    expect(first?.[0]).not.toBe(created(broken.s)?.node);
+    expect(task(broken.s).value).toBe('gone');
+    await stack?.close();
+    await Promise.all(nodes.map((n) => n.close()));
+    stack = undefined;
+
+    const kept = await open({ nodes: 2, store: 'shared', policy: 'round-robin' });
+    expect(kept.cluster.earlyHandleOf(1)).toBe(0);
+    kept.s.call('slow_compute', { seconds: 2 }, true);
+    await kept.s.advance(4000);
+    expect(pollAnswers(kept.s)[0]?.[1]).toBe('working');
+    expect(task(kept.s).value).toBe('completed');
+  });
 });
