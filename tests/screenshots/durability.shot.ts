@@ -17,7 +17,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await callTool(page, 'slow_compute', { seconds: '30' });
     await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('working');
     await page.reload();
-    await expect(taskCard(page, 'slow_compute')).toContainText('done: gone');
+    await expect(taskCard(page, 'slow_compute')).toContainText('gave up: server answered -32602');
     await taskCard(page, 'slow_compute').scrollIntoViewIfNeeded();
     await shot('d1-memory-task-gone');
     await page.getByRole('button', { name: 'Clear finished tasks (1)' }).click();
