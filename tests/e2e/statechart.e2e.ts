@@ -207,9 +207,10 @@ test('T17: a cancel that comes too late shows completed with "cancel requested" 
   );
   const server = detail.getByRole('region', { name: 'Server says' });
   await expect(server).toContainText('cancel requested');
-  await expect(server).toContainText(
-    'the job did not end on the cancel: it finished first, or chose not to stop',
-  );
+  // The detail explains the end in the card's own words, from the task's news (T17).
+  const detailNote = server.getByTestId('detail-cancel-note');
+  await expect(detailNote).toContainText('Cancel was requested');
+  await expect(detailNote).toContainText(/the server decides/i);
   const s = await sample(detail);
   expect(s.active).toEqual(['task.completed']);
   expect(s.active).toEqual(leaves(s.value));

@@ -4,7 +4,7 @@ import { defineTool, textResult } from '../tool.ts';
 /** A job that cannot stop half-way: cancel is only a request (T17), and this one finishes anyway. */
 export const stubbornMigration = defineTool({
   name: 'stubborn_migration',
-  title: 'Database migration (ignores cancel)',
+  title: 'Database migration',
   description:
     'Migrates a table in one transaction that cannot be interrupted. tasks/cancel is acknowledged, yet the task ends completed (T17).',
   args: z.object({

@@ -10,6 +10,7 @@ import {
   HistoryRecorder,
   shownPosition,
   shownStep,
+  statusChangeSteps,
   stepBack,
   stepForward,
   type HistoryCursor,
@@ -21,6 +22,12 @@ export class TaskHistory {
   readonly graph: MachineGraph;
   #steps = $state.raw<readonly HistoryStep[]>([]);
   #cursor = $state<HistoryCursor>(null);
+  /** When on, stepping visits only the steps where the status seen changed (and the first, and the newest). */
+  statusChangesOnly = $state(false);
+  /** The steps stepping visits: all of them, or only the status changes. */
+  readonly #visited = $derived(
+    this.statusChangesOnly ? statusChangeSteps(this.#steps) : this.#steps,
+  );
   readonly #recorder: HistoryRecorder;
 
   constructor(actor: TaskActor) {
@@ -31,18 +38,24 @@ export class TaskHistory {
     this.#steps = this.#recorder.steps;
   }
 
+  /** The steps stepping visits (only the status changes while `statusChangesOnly` is on). */
   get steps(): readonly HistoryStep[] {
+    return this.#visited;
+  }
+
+  /** Every recorded step, whatever the filter. */
+  get allSteps(): readonly HistoryStep[] {
     return this.#steps;
   }
 
   /** The step on screen: the newest while live. */
   get shown(): HistoryStep | undefined {
-    return shownStep(this.#steps, this.#cursor);
+    return shownStep(this.#visited, this.#cursor);
   }
 
   /** 1-based position of the shown step. */
   get position(): number {
-    return shownPosition(this.#steps, this.#cursor);
+    return shownPosition(this.#visited, this.#cursor);
   }
 
   get live(): boolean {
@@ -50,20 +63,20 @@ export class TaskHistory {
   }
 
   back(): void {
-    this.#cursor = stepBack(this.#steps, this.#cursor);
+    this.#cursor = stepBack(this.#visited, this.#cursor);
   }
 
   forward(): void {
-    this.#cursor = stepForward(this.#steps, this.#cursor);
+    this.#cursor = stepForward(this.#visited, this.#cursor);
   }
 
   first(): void {
-    this.#cursor = firstStep(this.#steps);
+    this.#cursor = firstStep(this.#visited);
   }
 
   /** Shows the step with this `index`. */
   goTo(index: number): void {
-    const newest = this.#steps.at(-1);
+    const newest = this.#visited.at(-1);
     this.#cursor = newest && newest.index === index ? null : index;
   }
 

@@ -152,10 +152,8 @@ export function shownStep(
 ): HistoryStep | undefined {
   if (steps.length === 0) return undefined;
   if (cursor === null) return steps[steps.length - 1];
-  return (
-    steps.find((s) => s.index === cursor) ??
-    (cursor < steps[0]!.index ? steps[0] : steps[steps.length - 1])
-  );
+  // A cursor on a step not in `steps` (dropped, or filtered out) shows the nearest older one.
+  return steps.findLast((s) => s.index <= cursor) ?? steps[0];
 }
 
 /** Position of the shown step, 1-based, for "step 3 of 40". */
@@ -180,4 +178,21 @@ export function stepForward(steps: readonly HistoryStep[], cursor: HistoryCursor
 
 export function firstStep(steps: readonly HistoryStep[]): HistoryCursor {
   return steps.length > 1 ? steps[0]!.index : null;
+}
+
+/** Whether the machine is in one of its final states (its value is then a single name). */
+const isFinal = (step: HistoryStep): boolean => typeof step.value === 'string';
+
+/**
+ * The steps worth visiting when only status changes matter: the first step,
+ * each step where the status the client saw changed or the machine reached
+ * a final state, and the newest step (what "live" shows). A 20 s task's ~80
+ * steps, mostly polls that heard `working` again, come down to a handful.
+ */
+export function statusChangeSteps(steps: readonly HistoryStep[]): readonly HistoryStep[] {
+  return steps.filter((step, i) => {
+    const before = steps[i - 1];
+    if (!before || i === steps.length - 1) return true;
+    return step.serverStatus !== before.serverStatus || (isFinal(step) && !isFinal(before));
+  });
 }

@@ -13,6 +13,7 @@ import {
   HistoryRecorder,
   shownPosition,
   shownStep,
+  statusChangeSteps,
   stepBack,
   stepForward,
   type HistoryStep,
@@ -182,5 +183,50 @@ describe('history cursor', () => {
   it('clamps a cursor whose step was dropped to the oldest kept', () => {
     expect(shownStep(steps, 1)?.index).toBe(3);
     expect(stepForward(steps, 1)).toBe(4);
+  });
+});
+
+describe('status changes only', () => {
+  const step = (index: number, serverStatus: TaskStatus, value: string | object): HistoryStep =>
+    ({ index, serverStatus, value, event: `e${index}` }) as unknown as HistoryStep;
+  const running = { lifecycle: 'polling' };
+
+  it('keeps the first step, each change of the status seen, the final state and the newest', () => {
+    const steps = [
+      step(0, 'working', running),
+      step(1, 'working', running),
+      step(2, 'input_required', running),
+      step(3, 'input_required', running),
+      step(4, 'working', running),
+      step(5, 'working', running),
+      step(6, 'working', 'forgotten'),
+      step(7, 'working', 'forgotten'),
+    ];
+    expect(statusChangeSteps(steps).map((s) => s.index)).toEqual([0, 2, 4, 6, 7]);
+    expect(statusChangeSteps([])).toEqual([]);
+  });
+
+  it('a 20 s working task followed to completed comes down to its status changes', async () => {
+    const { advance, steps } = run([
+      ...Array.from({ length: 20 }, () => (at: number) => report('working', at)),
+      (at) => report('completed', at),
+    ]);
+    await advance(25_000);
+    const all = steps();
+    expect(all.length).toBeGreaterThan(20);
+    const changes = statusChangeSteps(all);
+    expect(changes.map((s) => s.event)).toEqual(['start', 'done pollTask']);
+    expect(changes.at(-1)).toMatchObject({ serverStatus: 'completed', active: ['task.completed'] });
+
+    // Stepping through the filtered steps visits only those.
+    const cursor = stepBack(changes, null);
+    expect(shownStep(changes, cursor)?.event).toBe('start');
+    expect(stepForward(changes, cursor)).toBeNull();
+  });
+
+  it('shows the nearest older kept step for a cursor on a step filtered out', () => {
+    const steps = [step(0, 'working', running), step(5, 'completed', 'completed')];
+    expect(shownStep(steps, 3)?.index).toBe(0);
+    expect(shownPosition(steps, 3)).toBe(1);
   });
 });
