@@ -41,8 +41,23 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The run file (zod schema), its recorder over the page session, exports and the shared setup.
+  record: {
+    folders: ['protocol', 'net', 'client', 'machines', 'session'],
+    packages: ['zod'],
+  },
   ui: {
-    folders: ['protocol', 'net', 'machines', 'store', 'client', 'session', 'scenarios', 'learn'],
+    folders: [
+      'protocol',
+      'net',
+      'machines',
+      'store',
+      'client',
+      'session',
+      'scenarios',
+      'learn',
+      'record',
+    ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },
 };
