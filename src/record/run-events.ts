@@ -273,6 +273,12 @@ export const RunEventSchema = z.discriminatedUnion('kind', [
 
 export type RunEvent = z.infer<typeof RunEventSchema>;
 export type RunEventKind = RunEvent['kind'];
+/** An event without its `at`, of any kind (Omit itself does not distribute over a union). */
+export type RunEventBody = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'at'>
+    : never
+  : never;
 /** The event of one kind. */
 export type RunEventOf<K extends RunEventKind> = Extract<RunEvent, { kind: K }>;
 export type RunWireEntry = z.infer<typeof WireEntrySchema>;

@@ -4,7 +4,7 @@
  * so `parse(serialize(run))` can be compared with the run itself.
  */
 import fc from 'fast-check';
-import type { RunEvent } from '../../../src/record/run-events.ts';
+import type { RunEvent, RunEventBody } from '../../../src/record/run-events.ts';
 import { RUN_FORMAT, RUN_VERSION, type RunFile } from '../../../src/record/run-file.ts';
 import type { RunSetup } from '../../../src/record/run-setup.ts';
 
@@ -168,7 +168,7 @@ const step = fc
   }));
 
 /** One event of any kind, without its `at` (the run orders them). */
-const eventBody: fc.Arbitrary<Omit<RunEvent, 'at'>> = fc.oneof(
+const eventBody: fc.Arbitrary<RunEventBody> = fc.oneof(
   fc.record({ kind: fc.constant('dropped' as const), count: fc.integer({ min: 1, max: 1e6 }) }),
   fc.record({ kind: fc.constant('wire' as const), entry: wireEntryArbitrary }),
   fc.record({
@@ -350,7 +350,7 @@ const eventBody: fc.Arbitrary<Omit<RunEvent, 'at'>> = fc.oneof(
       }),
     ),
   }),
-) as fc.Arbitrary<Omit<RunEvent, 'at'>>;
+) as fc.Arbitrary<RunEventBody>;
 
 /** A whole run: events at non-decreasing times. */
 export const runArbitrary: fc.Arbitrary<RunFile> = fc
