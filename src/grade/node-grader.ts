@@ -123,7 +123,9 @@ export async function startGrader(options: GraderOptions): Promise<Grader> {
       method: req.method ?? 'GET',
       headers,
       signal: aborted.signal,
-      ...(bytes.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? { body: bytes } : {}),
+      ...(bytes.length > 0 && req.method !== 'GET' && req.method !== 'HEAD'
+        ? { body: new Uint8Array(bytes) }
+        : {}),
     });
     res.statusCode = response.status;
     response.headers.forEach((value, name) => {
