@@ -41,11 +41,23 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The server checks: raw `fetch` against any server, so they run alike in the page and in Node.
+  check: { folders: ['protocol'], packages: ['zod'] },
   // The client grader: its scoring is pure (protocol, zod); its tools run on the server's
   // pieces; its Node files (node-*.ts, below) serve them over HTTP.
   grade: { folders: ['protocol', 'server'], packages: ['zod'] },
   ui: {
-    folders: ['protocol', 'net', 'machines', 'store', 'client', 'session', 'scenarios', 'learn'],
+    folders: [
+      'protocol',
+      'net',
+      'machines',
+      'store',
+      'client',
+      'session',
+      'scenarios',
+      'learn',
+      'check',
+    ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },
 };
