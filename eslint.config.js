@@ -41,8 +41,20 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The server checks: raw `fetch` against any server, so they run alike in the page and in Node.
+  check: { folders: ['protocol'], packages: ['zod'] },
   ui: {
-    folders: ['protocol', 'net', 'machines', 'store', 'client', 'session', 'scenarios', 'learn'],
+    folders: [
+      'protocol',
+      'net',
+      'machines',
+      'store',
+      'client',
+      'session',
+      'scenarios',
+      'learn',
+      'check',
+    ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },
 };
