@@ -4,9 +4,8 @@
  * and exits 2). Pure, so the bad inputs are tested without a process.
  */
 import { parseArgs } from 'node:util';
-
-/** Beside `npm run serve` (3939) and `npm run cluster` (3940). */
-export const DEFAULT_PROXY_PORT = 3941;
+// The page names the same port when it shows the command for a server CORS blocks.
+import { DEFAULT_PROXY_PORT } from '../../src/session/server-discovery.ts';
 
 export const PROXY_USAGE = `Usage: npm run proxy -- <url> [--port N] [--host H] [--origin O]
 
