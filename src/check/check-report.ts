@@ -35,6 +35,26 @@ export interface CheckResult {
   readonly exchanges: readonly CheckExchange[];
 }
 
+/** How the official conformance suite reports a check. */
+export type ConformanceStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
+
+/** One check of the official conformance suite's tasks-* scenarios, as `check-server` ran it. */
+export interface ConformanceCheck {
+  readonly scenario: string;
+  readonly id: string;
+  readonly status: ConformanceStatus;
+  readonly description: string;
+  /** The suite's reason, for a failure. */
+  readonly error?: string;
+}
+
+/** What the official suite found (headless only: the page does not run it). */
+export interface ConformanceResults {
+  readonly checks: readonly ConformanceCheck[];
+  /** Scenarios that did not really run (killed, printed nothing), and why. */
+  readonly erroredScenarios: readonly { scenario: string; why: string }[];
+}
+
 /** Every check's result against one server, in the order they ran. */
 export interface CheckReport {
   /** The URL checked. */
@@ -46,6 +66,8 @@ export interface CheckReport {
   /** ISO time. */
   readonly finishedAt: string;
   readonly results: readonly CheckResult[];
+  /** Set by `npm run check-server`, which runs the official suite too. */
+  readonly conformance?: ConformanceResults;
 }
 
 /** What a header value is replaced with in every exchange kept or exported. */
@@ -94,10 +116,39 @@ function redactExchange(exchange: CheckExchange): CheckExchange {
   };
 }
 
-/** The report as pretty-printed JSON, with a summary of the verdicts first. */
+/** How many conformance checks have each status. */
+export function countConformance(
+  conformance: ConformanceResults,
+): Record<ConformanceStatus, number> {
+  const counts: Record<ConformanceStatus, number> = {
+    SUCCESS: 0,
+    FAILURE: 0,
+    WARNING: 0,
+    INFO: 0,
+    SKIPPED: 0,
+  };
+  for (const check of conformance.checks) counts[check.status] += 1;
+  return counts;
+}
+
+/** Whether the report holds a failure: a check failed, or the suite failed or could not run. */
+export function reportFailed(report: CheckReport): boolean {
+  return (
+    report.results.some((result) => result.verdict === 'fail') ||
+    (report.conformance !== undefined &&
+      (report.conformance.erroredScenarios.length > 0 ||
+        report.conformance.checks.some((check) => check.status === 'FAILURE')))
+  );
+}
+
+/** The report as pretty-printed JSON, with a summary of the verdicts. */
 export function reportToJson(report: CheckReport): string {
   const redacted = redactReport(report);
-  return `${JSON.stringify({ ...redacted, summary: countVerdicts(redacted.results) }, null, 2)}\n`;
+  const summary = {
+    ...countVerdicts(redacted.results),
+    ...(report.conformance && { conformance: countConformance(report.conformance) }),
+  };
+  return `${JSON.stringify({ ...redacted, summary }, null, 2)}\n`;
 }
 
 const VERDICT_WORDS: Record<CheckVerdict, string> = {
@@ -180,5 +231,25 @@ export function reportToMarkdown(report: CheckReport): string {
       lines.push('', exchangeToMarkdown(exchange, index));
     });
   }
+  if (report.conformance) lines.push('', ...conformanceToMarkdown(report.conformance));
   return `${lines.join('\n')}\n`;
+}
+
+function conformanceToMarkdown(conformance: ConformanceResults): string[] {
+  const counts = countConformance(conformance);
+  const lines = [
+    '## Official conformance suite (tasks-* scenarios)',
+    '',
+    `**${counts.SUCCESS} passed, ${counts.FAILURE} failed** (${counts.WARNING} warnings, ${counts.SKIPPED} skipped, ${counts.INFO} info, ${conformance.erroredScenarios.length} scenarios did not run).`,
+    '',
+    '| status | scenario | check | why |',
+    '| --- | --- | --- | --- |',
+    ...conformance.checks.map(
+      (check) =>
+        `| ${check.status} | ${cell(check.scenario)} | ${cell(check.id)} | ${cell(check.error ?? check.description)} |`,
+    ),
+  ];
+  for (const { scenario, why } of conformance.erroredScenarios)
+    lines.push('', `Scenario \`${scenario}\` did not run: ${why}.`);
+  return lines;
 }

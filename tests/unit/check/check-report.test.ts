@@ -3,6 +3,7 @@ import {
   REDACTED,
   countVerdicts,
   redactHeaders,
+  reportFailed,
   reportToJson,
   reportToMarkdown,
   type CheckReport,
@@ -115,5 +116,49 @@ describe('check report', () => {
     expect(markdown).not.toContain('Answered HTTP');
     const clean = reportToMarkdown({ ...report, results: [result({})] });
     expect(clean).not.toContain('## Failures');
+  });
+
+  it('the official suite: counted in JSON, a table in Markdown, and its failures and dead scenarios fail the report', () => {
+    const passing = { ...report, results: [result({})] };
+    expect(reportFailed(passing)).toBe(false);
+    expect(reportFailed(report)).toBe(true);
+    const conformance = {
+      checks: [
+        {
+          scenario: 'tasks-lifecycle',
+          id: 'tasks-get-status-working',
+          status: 'SUCCESS' as const,
+          description: 'tasks/get reads working',
+        },
+        {
+          scenario: 'tasks-request-headers',
+          id: 'tasks-headers-reject-mismatched-name',
+          status: 'FAILURE' as const,
+          description: 'Mcp-Name mismatch is refused',
+          error: 'expected -32020 | got a result',
+        },
+      ],
+      erroredScenarios: [],
+    };
+    const withSuite = { ...passing, conformance };
+    expect(reportFailed(withSuite)).toBe(true);
+    expect(JSON.parse(reportToJson(withSuite)).summary.conformance).toMatchObject({
+      SUCCESS: 1,
+      FAILURE: 1,
+    });
+    const markdown = reportToMarkdown(withSuite);
+    expect(markdown).toContain('## Official conformance suite');
+    expect(markdown).toContain(
+      '| FAILURE | tasks-request-headers | tasks-headers-reject-mismatched-name | expected -32020 \\| got a result |',
+    );
+    const dead = {
+      ...passing,
+      conformance: {
+        checks: [],
+        erroredScenarios: [{ scenario: 'tasks-mrtr-input', why: 'printed no checks' }],
+      },
+    };
+    expect(reportFailed(dead)).toBe(true);
+    expect(reportToMarkdown(dead)).toContain('`tasks-mrtr-input` did not run: printed no checks.');
   });
 });
