@@ -13,6 +13,7 @@ import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
+import { ServerCheck } from './ui/state/server-check.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
@@ -36,7 +37,18 @@ const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
+// "Check this server": raw HTTP checks, so only for a server over HTTP; the suite loads on first use.
+const check = choice
+  ? new ServerCheck({
+      target: { url: choice.url.href, token: choice.token },
+      tools: () => playground.tools,
+      taskTools: () => playground.tasks.map((task) => task.toolName),
+    })
+  : undefined;
+mount(App, {
+  target: document.getElementById('app')!,
+  props: { playground, scenarios, server, check },
+});
 void session.start().then(() => {
   scenarios.startFromUrl();
   void followFromUrl(session);
