@@ -13,7 +13,6 @@ import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
-import { ServerCheck } from './ui/state/server-check.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
@@ -37,9 +36,10 @@ const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-// "Check this server": raw HTTP checks, so only for a server over HTTP; the suite loads on first use.
+// "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
+// remote endpoint); the suite itself loads on first use.
 const check = choice
-  ? new ServerCheck({
+  ? new (await import('./ui/state/server-check.svelte.ts')).ServerCheck({
       target: { url: choice.url.href, token: choice.token },
       tools: () => playground.tools,
       taskTools: () => playground.tasks.map((task) => task.toolName),
