@@ -48,9 +48,18 @@ const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
+// "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
+// remote endpoint); the suite itself loads on first use.
+const check = choice
+  ? new (await import('./ui/state/server-check.svelte.ts')).ServerCheck({
+      target: { url: choice.url.href, token: choice.token },
+      tools: () => playground.tools,
+      taskTools: () => playground.tasks.map((task) => task.toolName),
+    })
+  : undefined;
 mount(App, {
   target: document.getElementById('app')!,
-  props: { playground, scenarios, server, sharing },
+  props: { playground, scenarios, server, sharing, check },
 });
 void session.start().then(() => {
   applyAfterStart(session, shared.setup);
