@@ -41,8 +41,20 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The replay of a run file: read from the recording (src/record's format), never re-run.
+  replay: { folders: ['protocol', 'net', 'client', 'session', 'record'], packages: [] },
   ui: {
-    folders: ['protocol', 'net', 'machines', 'store', 'client', 'session', 'scenarios', 'learn'],
+    folders: [
+      'protocol',
+      'net',
+      'machines',
+      'store',
+      'client',
+      'session',
+      'scenarios',
+      'learn',
+      'replay',
+    ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },
 };
