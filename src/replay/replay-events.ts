@@ -20,6 +20,8 @@ export interface RecordedStep {
   readonly value: unknown;
   /** The status the client had last seen from the server at this step (T6). */
   readonly serverStatus: TaskStatus | undefined;
+  /** The interval the client polled at then (the server's `pollIntervalMs`), when the step says. */
+  readonly pollIntervalMs?: number | undefined;
   /** The tool that made the task, when the step says. */
   readonly toolName: string | undefined;
 }
@@ -29,6 +31,13 @@ export type ReplayEvent =
   | { readonly at: number; readonly kind: 'packet'; readonly update: PacketUpdate }
   | { readonly at: number; readonly kind: 'fault'; readonly notice: FaultNotice }
   | { readonly at: number; readonly kind: 'wire-cleared' }
+  /** The page began to follow a task (its card appears). */
+  | {
+      readonly at: number;
+      readonly kind: 'task';
+      readonly taskId: string;
+      readonly toolName: string;
+    }
   | { readonly at: number; readonly kind: 'task-step'; readonly step: RecordedStep }
   | {
       readonly at: number;

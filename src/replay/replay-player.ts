@@ -26,7 +26,7 @@ export type StepTarget = 'message' | 'change';
 
 const STEP_KINDS: Record<StepTarget, readonly ReplayEventKind[]> = {
   message: ['wire'],
-  change: ['task-step', 'xray', 'fault', 'wire-cleared'],
+  change: ['task', 'task-step', 'xray', 'fault', 'wire-cleared'],
 };
 
 /** The browser's ticker: animation frames and `performance.now()`. */

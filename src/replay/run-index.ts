@@ -178,6 +178,9 @@ export class RunIndex {
         track.toolName ??= event.step.toolName;
         break;
       }
+      case 'task':
+        this.#track(event.taskId, position).toolName ??= event.toolName;
+        break;
       case 'xray': {
         const track = this.#track(event.taskId, position);
         track.xrayAt.push(position);
