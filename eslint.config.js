@@ -41,6 +41,11 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The run file (zod schema), its recorder over the page session, exports and the shared setup.
+  record: {
+    folders: ['protocol', 'net', 'client', 'machines', 'session'],
+    packages: ['zod'],
+  },
   // The replay of a run file: read from the recording (src/record's format), never re-run.
   replay: { folders: ['protocol', 'net', 'client', 'session', 'record'], packages: [] },
   ui: {
@@ -53,6 +58,7 @@ const ARCHITECTURE = {
       'session',
       'scenarios',
       'learn',
+      'record',
       'replay',
     ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
