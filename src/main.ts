@@ -15,6 +15,7 @@ import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
+import { ReplayOpener } from './ui/state/replay-opener.svelte.ts';
 
 // The learner's own server when one was chosen (the page reloads to switch); else the page's
 // cluster of workers: one node is today's single worker, the cluster control adds nodes.
@@ -36,7 +37,13 @@ const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
+const replays = new ReplayOpener();
+mount(App, {
+  target: document.getElementById('app')!,
+  props: { playground, scenarios, server, replays },
+});
+// A run named in the address (`?run=<url>`) opens over the live page, which starts as ever.
+void replays.openFromAddress();
 void session.start().then(() => {
   scenarios.startFromUrl();
   void followFromUrl(session);
