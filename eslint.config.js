@@ -51,6 +51,8 @@ const ARCHITECTURE = {
   // The client grader: its scoring is pure (protocol, zod); its tools run on the server's
   // pieces; its Node files (node-*.ts, below) serve them over HTTP.
   grade: { folders: ['protocol', 'server'], packages: ['zod'] },
+  // The replay of a run file: read from the recording (src/record's format), never re-run.
+  replay: { folders: ['protocol', 'net', 'client', 'session', 'record'], packages: [] },
   ui: {
     folders: [
       'protocol',
@@ -63,6 +65,7 @@ const ARCHITECTURE = {
       'learn',
       'record',
       'check',
+      'replay',
     ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },

@@ -18,6 +18,7 @@ import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 import { RunSharing } from './ui/state/run-sharing.ts';
+import { ReplayOpener } from './ui/state/replay-opener.svelte.ts';
 
 // The learner's own server when one was chosen (the page reloads to switch); else the page's
 // cluster of workers: one node is today's single worker, the cluster control adds nodes.
@@ -48,6 +49,7 @@ const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
+const replays = new ReplayOpener();
 // "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
 // remote endpoint); the suite itself loads on first use.
 const check = choice
@@ -59,8 +61,10 @@ const check = choice
   : undefined;
 mount(App, {
   target: document.getElementById('app')!,
-  props: { playground, scenarios, server, sharing, check },
+  props: { playground, scenarios, server, sharing, check, replays },
 });
+// A run named in the address (`?run=<url>`) opens over the live page, which starts as ever.
+void replays.openFromAddress();
 void session.start().then(() => {
   applyAfterStart(session, shared.setup);
   void scenarios.startFromUrl();

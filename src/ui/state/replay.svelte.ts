@@ -1,0 +1,184 @@
+/**
+ * An open replay as Svelte shows it: a thin adapter over its `ReplayPlayer`
+ * (the cursor, play state, speed) and `RunIndex` (what the views show at the
+ * cursor's moment). Reads are made reactive with `createSubscriber` on the
+ * player's changes; nothing is mirrored. The wire log and the sequence view
+ * read `wire` (a `WireView`), the task list `tasks`, the same components as
+ * the live page.
+ */
+import { createSubscriber } from 'svelte/reactivity';
+import type { WireRow } from '../../client/wire-annotation.ts';
+import type { TaskStatus } from '../../protocol/task.ts';
+import type { RecordedStep } from '../../replay/replay-events.ts';
+import { ReplayPlayer, type StepTarget, type Ticker } from '../../replay/replay-player.ts';
+import type { RunIndex, TaskAtMoment } from '../../replay/run-index.ts';
+import type { FaultNotice } from '../../session/fault-notices.ts';
+import type { StoredTaskReading } from '../../session/server-xray.ts';
+import type { WireView } from './wire-view.ts';
+
+/** Where the run came from and when it was recorded, for the banner. */
+export interface ReplayOrigin {
+  /** The file's name, or the address it was fetched from. */
+  readonly name: string;
+  /** ISO time of the run's first event. */
+  readonly recordedAt: string;
+  /** The app version that recorded it. */
+  readonly appVersion: string;
+}
+
+/** The poll interval a card's note assumes when the recording does not say. */
+const UNKNOWN_POLL_INTERVAL_MS = 1000;
+
+/** One task at the slider's moment, read as the live task card's lifecycle chart reads a followed task. */
+export class ReplayTask {
+  readonly taskId: string;
+  readonly toolName: string | undefined;
+  readonly serverStatus: TaskStatus;
+  /** Whether the client had heard any status yet at this moment. */
+  readonly heard: boolean;
+  readonly stored: StoredTaskReading;
+  readonly step: RecordedStep | undefined;
+  readonly stepCount: number;
+  readonly pollIntervalMs: number;
+  readonly done: boolean;
+
+  constructor(task: TaskAtMoment) {
+    this.taskId = task.taskId;
+    this.toolName = task.toolName;
+    this.heard = task.clientSaw !== undefined;
+    this.serverStatus = task.clientSaw ?? 'working';
+    this.stored = task.stored ?? { kind: 'no-xray', reason: 'server starting' };
+    this.step = task.step;
+    this.stepCount = task.stepCount;
+    this.pollIntervalMs = task.step?.pollIntervalMs ?? UNKNOWN_POLL_INTERVAL_MS;
+    // A step whose state value is a plain string is the machine's final state.
+    this.done = typeof task.step?.value === 'string';
+  }
+}
+
+/** The replay's wire log at the slider's moment; the filter is the replay's own. */
+class ReplayWire implements WireView {
+  readonly #replay: Replay;
+  #filter = $state('');
+
+  constructor(replay: Replay) {
+    this.#replay = replay;
+  }
+
+  get rows(): readonly WireRow[] {
+    return this.#replay.rows;
+  }
+
+  get visible(): readonly WireRow[] {
+    const words = this.#filter.toLowerCase().split(/\s+/).filter(Boolean);
+    const rows = this.rows;
+    if (words.length === 0) return rows;
+    return rows.filter((row) => words.every((word) => row.search.includes(word)));
+  }
+
+  get faults(): readonly FaultNotice[] {
+    return this.#replay.faults;
+  }
+
+  get filter(): string {
+    return this.#filter;
+  }
+
+  set filter(value: string) {
+    this.#filter = value;
+  }
+}
+
+export class Replay {
+  readonly origin: ReplayOrigin;
+  readonly player: ReplayPlayer;
+  readonly index: RunIndex;
+  readonly wire: WireView;
+  readonly #watch: () => void;
+  /** Derived once per moment, so each view reading them shares one slice. */
+  readonly #moment = $derived.by(() => {
+    this.#watch();
+    return this.player.moment;
+  });
+  // Lazy (`.by`): read only once the constructor has set the index.
+  readonly #rows = $derived.by(() => this.index.wireAt(this.#moment));
+  readonly #faults = $derived.by(() => this.index.faultsAt(this.#moment));
+  readonly #tasks = $derived.by(() =>
+    this.index.tasksAt(this.#moment).map((task) => new ReplayTask(task)),
+  );
+
+  constructor(index: RunIndex, origin: ReplayOrigin, ticker: Ticker) {
+    this.index = index;
+    this.origin = origin;
+    this.player = new ReplayPlayer(index, ticker);
+    this.#watch = createSubscriber((update) => this.player.onChange(update));
+    this.wire = new ReplayWire(this);
+  }
+
+  /** Ms since the run began. */
+  get cursor(): number {
+    this.#watch();
+    return this.player.cursor;
+  }
+
+  get duration(): number {
+    return this.index.duration;
+  }
+
+  get playing(): boolean {
+    this.#watch();
+    return this.player.playing;
+  }
+
+  get speed(): number {
+    this.#watch();
+    return this.player.speed;
+  }
+
+  /** Events that have happened at the cursor, of all there are. */
+  get moment(): number {
+    return this.#moment;
+  }
+
+  get rows(): readonly WireRow[] {
+    return this.#rows;
+  }
+
+  get faults(): readonly FaultNotice[] {
+    return this.#faults;
+  }
+
+  /** Every task met by the cursor's moment, newest first. */
+  get tasks(): readonly ReplayTask[] {
+    return this.#tasks;
+  }
+
+  /** How many messages had crossed by the cursor, of all the run holds. */
+  get messagesShown(): { shown: number; total: number } {
+    return {
+      shown: this.index.countOf('wire', this.#moment),
+      total: this.index.countOf('wire', this.index.events.length),
+    };
+  }
+
+  toggle(): void {
+    this.player.toggle();
+  }
+
+  seek(t: number): void {
+    this.player.seek(t);
+  }
+
+  setSpeed(speed: number): void {
+    this.player.setSpeed(speed);
+  }
+
+  step(direction: 'back' | 'forward', target: StepTarget): void {
+    if (direction === 'back') this.player.stepBack(target);
+    else this.player.stepForward(target);
+  }
+
+  close(): void {
+    this.player.close();
+  }
+}
