@@ -4,16 +4,20 @@
  * starts the session (and opens a scenario the address names).
  */
 import { mount } from 'svelte';
+import { WorldClock } from './clock/world-clock.ts';
 import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
 import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
 import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
+import { WorldTime } from './session/world-time.ts';
 import App from './ui/App.svelte';
+import { clock as uiClock } from './ui/state/clock.ts';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
+import { TimeControl } from './ui/state/time-control.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 
 // The learner's own server when one was chosen (the page reloads to switch); else the page's
@@ -30,13 +34,21 @@ const remote = choice
     })
   : undefined;
 const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
-const session = new PageSession({ endpoint: remote ?? cluster ?? new WorkerEndpoint() });
+const endpoint = remote ?? cluster ?? new WorkerEndpoint();
+// One world clock for every timer of the page, the network and the server's workers (Pause time).
+const world = new WorldClock();
+const session = new PageSession({ endpoint, scheduler: world });
+const time = new TimeControl(new WorldTime(world, session.network, endpoint));
+uiClock.readFrom(() => world.now());
 cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
+mount(App, {
+  target: document.getElementById('app')!,
+  props: { playground, scenarios, server, time },
+});
 void session.start().then(() => {
   scenarios.startFromUrl();
   void followFromUrl(session);
