@@ -46,6 +46,11 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The server checks: raw `fetch` against any server, so they run alike in the page and in Node.
+  check: { folders: ['protocol'], packages: ['zod'] },
+  // The client grader: its scoring is pure (protocol, zod); its tools run on the server's
+  // pieces; its Node files (node-*.ts, below) serve them over HTTP.
+  grade: { folders: ['protocol', 'server'], packages: ['zod'] },
   ui: {
     folders: [
       'protocol',
@@ -56,6 +61,7 @@ const ARCHITECTURE = {
       'session',
       'scenarios',
       'learn',
+      'check',
       'clock',
     ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
@@ -67,7 +73,11 @@ const ARCHITECTURE = {
  * (tsconfig.worker.json, which leaves out these same files).
  */
 const NODE_ONLY_SERVER = { files: ['node-*.ts', 'pg/**'], packages: ['pg', 'node:*'] };
-const PAGE_FOLDERS = Object.keys(ARCHITECTURE).filter((folder) => folder !== 'server');
+/** The grader's files that run in Node only: they alone may import Node builtins. */
+const NODE_ONLY_GRADE = { files: ['node-*.ts'], packages: ['node:*'] };
+const PAGE_FOLDERS = Object.keys(ARCHITECTURE).filter(
+  (folder) => folder !== 'server' && folder !== 'grade',
+);
 
 export default defineConfig(
   {
@@ -174,6 +184,12 @@ export default defineConfig(
               from: { element: { type: 'server', fileInternalPath: NODE_ONLY_SERVER.files } },
               allow: {
                 to: { module: { origin: ['external', 'core'], source: NODE_ONLY_SERVER.packages } },
+              },
+            },
+            {
+              from: { element: { type: 'grade', fileInternalPath: NODE_ONLY_GRADE.files } },
+              allow: {
+                to: { module: { origin: ['external', 'core'], source: NODE_ONLY_GRADE.packages } },
               },
             },
             {

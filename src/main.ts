@@ -50,8 +50,11 @@ mount(App, {
   props: { playground, scenarios, server, time },
 });
 void session.start().then(() => {
-  scenarios.startFromUrl();
+  void scenarios.startFromUrl();
   void followFromUrl(session);
+  // The scenario catalogue is not on the first screen's path: fetch it once the page is idle.
+  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+  idle(() => void scenarios.load());
 });
-addEventListener('popstate', () => scenarios.followHistory());
+addEventListener('popstate', () => void scenarios.followHistory());
 addEventListener('pagehide', () => void session.close());
