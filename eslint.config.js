@@ -46,6 +46,11 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The run file (zod schema), its recorder over the page session, exports and the shared setup.
+  record: {
+    folders: ['protocol', 'net', 'client', 'machines', 'session'],
+    packages: ['zod'],
+  },
   // The server checks: raw `fetch` against any server, so they run alike in the page and in Node.
   check: { folders: ['protocol'], packages: ['zod'] },
   // The client grader: its scoring is pure (protocol, zod); its tools run on the server's
@@ -61,6 +66,7 @@ const ARCHITECTURE = {
       'session',
       'scenarios',
       'learn',
+      'record',
       'check',
       'clock',
     ],

@@ -11,6 +11,8 @@ import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.
 import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
 import { WorldTime } from './session/world-time.ts';
+import { applyAfterStart, applyBeforeStart } from './record/apply-setup.ts';
+import { readSetupAddress } from './record/setup-address.ts';
 import App from './ui/App.svelte';
 import { clock as uiClock } from './ui/state/clock.ts';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
@@ -19,6 +21,7 @@ import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { TimeControl } from './ui/state/time-control.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
+import { RunSharing } from './ui/state/run-sharing.ts';
 
 // The learner's own server when one was chosen (the page reloads to switch); else the page's
 // cluster of workers: one node is today's single worker, the cluster control adds nodes.
@@ -35,21 +38,37 @@ const remote = choice
   : undefined;
 const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
 const endpoint = remote ?? cluster ?? new WorkerEndpoint();
+// A shared setup in the address (`?seed=...&rules=...`, "Copy link") applies before the first
+// message, so the colleague's page draws the same faults in the same order.
+const shared = readSetupAddress(new URLSearchParams(location.search));
 // One world clock for every timer of the page, the network and the server's workers (Pause time).
 const world = new WorldClock();
-const session = new PageSession({ endpoint, scheduler: world });
+const session = new PageSession({ endpoint, seed: shared.setup.seed, scheduler: world });
 const time = new TimeControl(new WorldTime(world, session.network, endpoint));
 uiClock.readFrom(() => world.now());
 cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
+applyBeforeStart(session, cluster, shared.setup);
+// Recording starts with the page, before the session says anything.
+const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems);
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
+// "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
+// remote endpoint); the suite itself loads on first use.
+const check = choice
+  ? new (await import('./ui/state/server-check.svelte.ts')).ServerCheck({
+      target: { url: choice.url.href, token: choice.token },
+      tools: () => playground.tools,
+      taskTools: () => playground.tasks.map((task) => task.toolName),
+    })
+  : undefined;
 mount(App, {
   target: document.getElementById('app')!,
-  props: { playground, scenarios, server, time },
+  props: { playground, scenarios, server, sharing, check, time },
 });
 void session.start().then(() => {
+  applyAfterStart(session, shared.setup);
   void scenarios.startFromUrl();
   void followFromUrl(session);
   // The scenario catalogue is not on the first screen's path: fetch it once the page is idle.

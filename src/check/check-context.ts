@@ -29,6 +29,9 @@ export interface CheckOptions {
   settleMs?: number;
 }
 
+/** The tools a check may need beyond the one every run names. */
+export type OptionalTool = 'inputTool' | 'errorTool';
+
 export const DEFAULT_SETTLE_MS = 30_000;
 
 /** A check's verdict and why, in words. */
@@ -42,6 +45,8 @@ export interface ServerCheck {
   readonly id: string;
   readonly rules: readonly string[];
   readonly title: string;
+  /** The optional tools it cannot do without: left unnamed, the check is not applicable. */
+  readonly needs?: readonly OptionalTool[];
   run(context: CheckContext): Promise<Outcome>;
 }
 

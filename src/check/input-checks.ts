@@ -92,6 +92,7 @@ function inputTask(context: CheckContext): Promise<InputTask> {
 export const updateIgnoresUnknownKeys: ServerCheck = {
   id: 'update-ignores-unknown-keys',
   rules: ['T15'],
+  needs: ['inputTool'],
   title: 'A tasks/update answering only a key the task never asked is acknowledged and ignored',
   async run(context) {
     const task = await inputTask(context);
@@ -123,6 +124,7 @@ export const updateIgnoresUnknownKeys: ServerCheck = {
 export const updatePartialAnswers: ServerCheck = {
   id: 'update-partial-answers',
   rules: ['T15', 'T14'],
+  needs: ['inputTool'],
   title: 'Answering one of two input keys keeps the task input_required, still asking the other',
   async run(context) {
     const task = await inputTask(context);

@@ -3,7 +3,12 @@
  * "Check this server" and `npm run check-server` both call. Each check is in the file of its
  * group; this one only lists and runs them.
  */
-import { CheckRun, type CheckOptions, type ServerCheck } from './check-context.ts';
+import {
+  CheckRun,
+  type CheckOptions,
+  type OptionalTool,
+  type ServerCheck,
+} from './check-context.ts';
 import type { CheckReport, CheckResult } from './check-report.ts';
 import { updateIgnoresUnknownKeys, updatePartialAnswers } from './input-checks.ts';
 import {
@@ -28,7 +33,7 @@ import {
   unknownTaskIdRefused,
 } from './wire-checks.ts';
 
-export type { CheckOptions } from './check-context.ts';
+export type { CheckOptions, OptionalTool } from './check-context.ts';
 export type { CheckTarget } from './raw-exchange.ts';
 
 /**
@@ -55,8 +60,18 @@ const CHECKS: readonly ServerCheck[] = [
 ];
 
 /** Every check, in the order they run: what the page lists before running. */
-export const SERVER_CHECKS: readonly { id: string; rules: readonly string[]; title: string }[] =
-  CHECKS.map(({ id, rules, title }) => ({ id, rules, title }));
+export const SERVER_CHECKS: readonly {
+  id: string;
+  rules: readonly string[];
+  title: string;
+  /** Which optional tool of `CheckOptions` it needs (the page can say so before running). */
+  needs?: readonly OptionalTool[];
+}[] = CHECKS.map(({ id, rules, title, needs }) => ({
+  id,
+  rules,
+  title,
+  ...(needs !== undefined && { needs }),
+}));
 
 /**
  * Runs every check against the target; `onResult` sees each result as it is decided. Stopped

@@ -134,6 +134,7 @@ export const cancelAcknowledged: ServerCheck = {
 export const isErrorCompletes: ServerCheck = {
   id: 'is-error-completes',
   rules: ['T11', 'M8'],
+  needs: ['errorTool'],
   title: 'A tool that reports isError ends its task completed, not failed',
   async run(context) {
     const { errorTool, errorArguments = {} } = context.options;

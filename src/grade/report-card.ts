@@ -3,7 +3,7 @@
  * identity, else `clientInfo`), each client scored by every check. Pure:
  * the same records give the same card, whenever it is asked for.
  */
-import { ErrorCode } from '../protocol/constants.ts';
+import { ErrorCode, Method } from '../protocol/constants.ts';
 import { CHECKS, type CheckStatus } from './checks.ts';
 import { readExchange, type Reading, type RecordedExchange } from './exchange.ts';
 import { GRADER_TOOL_NAMES } from './tool-names.ts';
@@ -49,14 +49,19 @@ function toolUse(readings: readonly Reading[]): ToolUse[] {
     const tasks = calls.flatMap((call) => {
       const taskId = call.reported?.taskId;
       if (taskId === undefined) return [];
-      const about = readings.filter((r) => r.taskId === taskId || r.reported?.taskId === taskId);
-      const lastAnswer = about
-        .filter((r) => r.record.answer)
-        .sort((a, b) => (a.record.answer?.at ?? 0) - (b.record.answer?.at ?? 0))
-        .at(-1);
+      const about = readings
+        .filter((r) => r.record.answer && (r.taskId === taskId || r.reported?.taskId === taskId))
+        .sort((x, y) => (x.record.answer?.at ?? 0) - (y.record.answer?.at ?? 0));
+      const lastReport = about.filter((r) => r.reported).at(-1)?.reported?.status ?? 'nothing';
+      const lastAnswer = about.at(-1);
       const last =
-        lastAnswer?.reported?.status ??
-        (lastAnswer?.errorCode === ErrorCode.InvalidParams ? 'gone (-32602)' : 'unknown');
+        lastAnswer?.errorCode === ErrorCode.InvalidParams
+          ? 'gone (-32602)'
+          : lastAnswer?.reported
+            ? lastAnswer.reported.status
+            : lastAnswer?.method === Method.tasksCancel
+              ? `cancel acknowledged, not polled after (last seen: ${lastReport})`
+              : `last seen: ${lastReport}`;
       return [{ taskId, last }];
     });
     return { tool, calls: calls.length, tasks };

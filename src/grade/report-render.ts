@@ -28,8 +28,8 @@ export function reportText(card: ReportCard): string {
     }
     const tried = client.tools.filter((t) => t.calls > 0).map((t) => t.tool);
     const untried = client.tools.filter((t) => t.calls === 0).map((t) => t.tool);
-    lines.push(`  tools run: ${tried.join(', ') || 'none'}`);
-    if (untried.length > 0) lines.push(`  not run yet: ${untried.join(', ')}`);
+    lines.push(`  tools called: ${tried.join(', ') || 'none'}`);
+    if (untried.length > 0) lines.push(`  not called yet: ${untried.join(', ')}`);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;

@@ -88,6 +88,11 @@ describe('against the Node host', () => {
     expect(byId['update-ignores-unknown-keys']).toBe('not-applicable');
     expect(byId['update-partial-answers']).toBe('not-applicable');
     expect(byId['is-error-completes']).toBe('not-applicable');
+    // The list says beforehand which checks need which optional tool.
+    const needing = SERVER_CHECKS.filter((check) => check.needs !== undefined).map((c) => c.id);
+    expect(needing.sort()).toEqual(
+      ['update-ignores-unknown-keys', 'update-partial-answers', 'is-error-completes'].sort(),
+    );
     // slow_compute runs synchronously without the extension, so no tool shows -32021.
     expect(byId['required-capability-error']).toBe('not-applicable');
     const reasons = report.results.filter((r) => r.verdict === 'not-applicable');
