@@ -17,9 +17,11 @@ import svelteConfig from './svelte.config.js';
  */
 const ARCHITECTURE = {
   protocol: { folders: [], packages: ['zod', '@modelcontextprotocol/core'] },
+  // The world clock: plain timers that can pause, for the page and the server worker alike.
+  clock: { folders: [], packages: [] },
   machines: { folders: ['protocol'], packages: ['xstate'] },
   server: {
-    folders: ['protocol', 'machines'],
+    folders: ['protocol', 'machines', 'clock'],
     packages: [
       '@modelcontextprotocol/server',
       '@modelcontextprotocol/core',
@@ -28,16 +30,19 @@ const ARCHITECTURE = {
       'xstate',
     ],
   },
-  net: { folders: ['protocol'], packages: ['zod', '@modelcontextprotocol/client'] },
+  net: { folders: ['protocol', 'clock'], packages: ['zod', '@modelcontextprotocol/client'] },
   store: { folders: ['protocol'], packages: ['idb'] },
-  client: { folders: ['protocol', 'net', 'machines', 'store'], packages: ['xstate', 'zod'] },
+  client: {
+    folders: ['protocol', 'net', 'machines', 'store', 'clock'],
+    packages: ['xstate', 'zod'],
+  },
   session: {
-    folders: ['protocol', 'net', 'client', 'machines', 'store'],
+    folders: ['protocol', 'net', 'client', 'machines', 'store', 'clock'],
     packages: ['xstate', 'zod'],
   },
   // zod: a run saved in sessionStorage is validated when a reload reads it back.
   scenarios: {
-    folders: ['protocol', 'client', 'machines', 'net', 'session'],
+    folders: ['protocol', 'client', 'machines', 'net', 'session', 'clock'],
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
@@ -66,6 +71,7 @@ const ARCHITECTURE = {
       'record',
       'check',
       'replay',
+      'clock',
     ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },

@@ -4,18 +4,22 @@
  * starts the session (and opens a scenario the address names).
  */
 import { mount } from 'svelte';
+import { WorldClock } from './clock/world-clock.ts';
 import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
 import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
 import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
+import { WorldTime } from './session/world-time.ts';
 import { applyAfterStart, applyBeforeStart } from './record/apply-setup.ts';
 import { readSetupAddress } from './record/setup-address.ts';
 import App from './ui/App.svelte';
+import { clock as uiClock } from './ui/state/clock.ts';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
+import { TimeControl } from './ui/state/time-control.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 import { RunSharing } from './ui/state/run-sharing.ts';
 import { ReplayOpener } from './ui/state/replay-opener.svelte.ts';
@@ -34,13 +38,15 @@ const remote = choice
     })
   : undefined;
 const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
+const endpoint = remote ?? cluster ?? new WorkerEndpoint();
 // A shared setup in the address (`?seed=...&rules=...`, "Copy link") applies before the first
 // message, so the colleague's page draws the same faults in the same order.
 const shared = readSetupAddress(new URLSearchParams(location.search));
-const session = new PageSession({
-  endpoint: remote ?? cluster ?? new WorkerEndpoint(),
-  seed: shared.setup.seed,
-});
+// One world clock for every timer of the page, the network and the server's workers (Pause time).
+const world = new WorldClock();
+const session = new PageSession({ endpoint, seed: shared.setup.seed, scheduler: world });
+const time = new TimeControl(new WorldTime(world, session.network, endpoint));
+uiClock.readFrom(() => world.now());
 cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
 applyBeforeStart(session, cluster, shared.setup);
 // Recording starts with the page, before the session says anything.
@@ -61,7 +67,7 @@ const check = choice
   : undefined;
 mount(App, {
   target: document.getElementById('app')!,
-  props: { playground, scenarios, server, sharing, check, replays },
+  props: { playground, scenarios, server, sharing, check, replays, time },
 });
 // A run named in the address (`?run=<url>`) opens over the live page, which starts as ever.
 void replays.openFromAddress();

@@ -17,6 +17,7 @@ import {
 } from './link-conditions.ts';
 import { normalizeSeed, Prng } from './prng.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
+import type { MessageInfo } from './message-info.ts';
 import type { MarkEvent, MarkSource, PacketUpdate } from './net-marks.ts';
 import type { Connector, Transport } from './transport.ts';
 import { errorMessage } from '../protocol/error-message.ts';
@@ -27,6 +28,12 @@ export interface ServerControl {
   readonly generation: number;
   kill(reason?: string): void;
   restart(): void;
+}
+
+/** A message entering the network: which way, and what the network can tell about it. */
+export interface EnteringMessage {
+  direction: LinkDirection;
+  info: MessageInfo;
 }
 
 export interface FaultyNetworkOptions {
@@ -45,6 +52,7 @@ export class FaultyNetwork implements MarkSource {
   readonly #updateListeners = new Set<(update: PacketUpdate) => void>();
   readonly #markListeners = new Set<(event: MarkEvent) => void>();
   readonly #ruleListeners = new Set<() => void>();
+  readonly #enterListeners = new Set<(entry: EnteringMessage) => void>();
   #conditions: LinkConditions;
   #prng: Prng;
   #nextLink = 1;
@@ -76,6 +84,9 @@ export class FaultyNetwork implements MarkSource {
         const rule = this.rules.take(direction, info);
         if (rule) this.#rulesChanged();
         return rule;
+      },
+      entered: (direction, info) => {
+        for (const listener of this.#enterListeners) listener({ direction, info });
       },
       runRule: (rule) => this.#run(rule),
       closed: (link) => this.#links.delete(link),
@@ -161,6 +172,15 @@ export class FaultyNetwork implements MarkSource {
   onMark(listener: (event: MarkEvent) => void): () => void {
     this.#markListeners.add(listener);
     return () => this.#markListeners.delete(listener);
+  }
+
+  /**
+   * Sees every message as it enters the network, either way, before its fate is drawn and
+   * before it is delivered (breakpoints pause the world here, with the message in flight).
+   */
+  onEnter(listener: (entry: EnteringMessage) => void): () => void {
+    this.#enterListeners.add(listener);
+    return () => this.#enterListeners.delete(listener);
   }
 
   /** Called when the armed rules change (armed, fired, removed). */

@@ -33,6 +33,8 @@ export interface LinkContext {
   mark(event: MarkEvent): void;
   /** The armed rule this message fires, if any; it is disarmed at once. */
   takeRule(direction: LinkDirection, info: MessageInfo): FaultRule | undefined;
+  /** A message enters the network, before its fate is drawn (breakpoints pause the world here). */
+  entered(direction: LinkDirection, info: MessageInfo): void;
   /** Runs a fired rule's action (anything but `lose`). */
   runRule(rule: FaultRule): void;
   /** The link is closed for good. */
@@ -123,6 +125,8 @@ export class FaultyTransport implements Transport {
     const conditions = this.#ctx.conditions(direction);
     const prng = this.#ctx.prng();
     const info = this.#tracker.describe(direction, message);
+    // First: a breakpoint that pauses the world here holds this message's delivery too.
+    this.#ctx.entered(direction, info);
     const now = scheduler.now();
     // Always five draws in this order, so a seed replays the same fates whatever the rates.
     const lose = prng.chance(conditions.lossRate);

@@ -11,7 +11,9 @@ import {
   type HoldJobsMessage,
   type StartMessage,
   type WorkerEvent,
+  type WorldClockMessage,
 } from '../protocol/worker-control.ts';
+import type { WorldClock } from '../clock/world-clock.ts';
 import { PortTransport } from './port-transport.ts';
 import type { Transport } from './transport.ts';
 
@@ -23,6 +25,8 @@ export class ServerWorker {
   #start: StartMessage = { type: 'start', store: { kind: 'memory' } };
   /** Whether the jobs' clock is held: a worker started meanwhile starts held too. */
   #jobsHeld = false;
+  /** The page's world clock, when the workers follow it: each one is told its state before `start`. */
+  #world: (() => WorldClockMessage) | undefined;
   readonly #onEvent: ((event: WorkerEvent) => void) | undefined;
 
   constructor(options: { onEvent?: (event: WorkerEvent) => void } = {}) {
@@ -58,6 +62,8 @@ export class ServerWorker {
       const parsed = WorkerEventSchema.safeParse(event.data);
       if (parsed.success && this.#worker === worker) this.#onEvent?.(parsed.data);
     });
+    // The clock first: the server is built on it, and its first timers are set at start.
+    if (this.#world) worker.postMessage(this.#world());
     worker.postMessage(this.#start);
     if (this.#jobsHeld)
       worker.postMessage({ type: 'hold-jobs', held: true } satisfies HoldJobsMessage);
@@ -69,6 +75,21 @@ export class ServerWorker {
     if (held === this.#jobsHeld) return;
     this.#jobsHeld = held;
     this.#worker?.postMessage({ type: 'hold-jobs', held } satisfies HoldJobsMessage);
+  }
+
+  /**
+   * Makes every worker's clock (every timer of its server) follow `clock`, the page's world clock:
+   * its state is sent now, on each change, and to each worker started later. Returns the stop.
+   */
+  followClock(clock: WorldClock): () => void {
+    const state = (): WorldClockMessage => ({ type: 'world-clock', ...clock.state });
+    this.#world = state;
+    this.#worker?.postMessage(state());
+    const unsubscribe = clock.subscribe(() => this.#worker?.postMessage(state()));
+    return () => {
+      unsubscribe();
+      if (this.#world === state) this.#world = undefined;
+    };
   }
 
   /**

@@ -3,7 +3,8 @@
  * The page sends `start` once (which task store the server keeps its tasks
  * in), then one `connect` per link: "serve this port as this identity".
  * Everything after a `connect` is MCP JSON-RPC on the port. `hold-jobs`
- * stops or restarts the clock the server's jobs sleep on (the drill). The worker
+ * stops or restarts the clock the server's jobs sleep on (the drill); `world-clock`
+ * makes the worker's whole clock follow the page's (pause, speed, step). The worker
  * answers `start` with `ready`, or `storage-error` when it had to fall back.
  *
  * The x-ray: beside the MCP wire, never on it, the worker also says what its
@@ -57,11 +58,27 @@ export type StartMessage = z.infer<typeof StartMessageSchema>;
 export const HoldJobsMessageSchema = z.object({ type: z.literal('hold-jobs'), held: z.boolean() });
 export type HoldJobsMessage = z.infer<typeof HoldJobsMessageSchema>;
 
+/**
+ * The page's world clock, for the worker's to follow (src/clock/world-clock.ts): sent on every
+ * pause, resume, speed change and step, and after each start. Paused, nothing in the server
+ * moves: no job step, no lease renewal or expiry, no TTL sweep. Not protocol.
+ */
+export const WorldClockMessageSchema = z.object({
+  type: z.literal('world-clock'),
+  paused: z.boolean(),
+  /** World time per wall time, 0.1 to 4. */
+  rate: z.number().min(0.1).max(4),
+  /** The page's world time when it sent this, epoch-like ms. */
+  now: z.number().finite().nonnegative(),
+});
+export type WorldClockMessage = z.infer<typeof WorldClockMessageSchema>;
+
 /** Everything the page may send a worker. */
 export const WorkerControlSchema = z.discriminatedUnion('type', [
   StartMessageSchema,
   ConnectMessageSchema,
   HoldJobsMessageSchema,
+  WorldClockMessageSchema,
 ]);
 export type WorkerControl = z.infer<typeof WorkerControlSchema>;
 

@@ -5,6 +5,7 @@
  * starts and then every heartbeat, so a job left by a dead worker carries on
  * within a lease or so, in whichever worker shares the store.
  */
+import { every, realTimers, type Timers } from '../clock/timers.ts';
 import { leaseIsFree } from './task-durability.ts';
 import type { JobRunner } from './job-runner.ts';
 import type { TaskStore } from './task-store.ts';
@@ -14,6 +15,8 @@ export interface JobAdoptionOptions {
   now?: () => number;
   /** How often to look for orphans; 0 scans only when asked. */
   everyMs?: number;
+  /** The scan's timer (the world clock in the worker). */
+  timers?: Timers;
 }
 
 export class JobAdoption {
@@ -22,7 +25,8 @@ export class JobAdoption {
   readonly #tools: ReadonlyMap<string, ToolDefinition>;
   readonly #now: () => number;
   readonly #everyMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #timers: Timers;
+  #stopTimer: (() => void) | undefined;
 
   constructor(
     store: TaskStore,
@@ -33,7 +37,8 @@ export class JobAdoption {
     this.#store = store;
     this.#runner = runner;
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
-    this.#now = options.now ?? Date.now;
+    this.#timers = options.timers ?? realTimers;
+    this.#now = options.now ?? (() => this.#timers.now());
     this.#everyMs = options.everyMs ?? 1000;
   }
 
@@ -54,18 +59,18 @@ export class JobAdoption {
 
   /** Scans now, then every `everyMs`. */
   start(): void {
-    if (this.#timer !== undefined || this.#everyMs <= 0) return;
+    if (this.#stopTimer !== undefined || this.#everyMs <= 0) return;
     const scan = (): void => {
       this.scan().catch((error: unknown) =>
         console.error('[adoption] could not look for orphaned jobs', error),
       );
     };
     scan();
-    this.#timer = setInterval(scan, this.#everyMs);
+    this.#stopTimer = every(this.#timers, this.#everyMs, scan);
   }
 
   stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#stopTimer?.();
+    this.#stopTimer = undefined;
   }
 }

@@ -6,7 +6,10 @@
  * still where the question says it is when they answer; a job is held only
  * between its own steps, so everything else (polls, heartbeats, TTLs, store
  * writes) goes on as usual. This is a playground control, not protocol.
+ * Its time comes from `Timers`: in the worker the world clock, so pausing
+ * the world holds every job's sleep too.
  */
+import { realTimers, type Timers } from '../clock/timers.ts';
 import { JobCancelled } from './tool.ts';
 
 interface Sleeper {
@@ -14,17 +17,17 @@ interface Sleeper {
   remaining: number;
   /** When the current stretch of running began. */
   since: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: unknown;
   wake(): void;
 }
 
 export class JobClock {
-  readonly #now: () => number;
+  readonly #timers: Timers;
   readonly #sleepers = new Set<Sleeper>();
   #held = false;
 
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
+  constructor(timers: Timers = realTimers) {
+    this.#timers = timers;
   }
 
   get held(): boolean {
@@ -35,9 +38,9 @@ export class JobClock {
   hold(): void {
     if (this.#held) return;
     this.#held = true;
-    const now = this.#now();
+    const now = this.#timers.now();
     for (const sleeper of this.#sleepers) {
-      clearTimeout(sleeper.timer);
+      this.#timers.clearTimeout(sleeper.timer);
       sleeper.timer = undefined;
       sleeper.remaining = Math.max(0, sleeper.remaining - (now - sleeper.since));
     }
@@ -55,13 +58,13 @@ export class JobClock {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new JobCancelled());
       const onAbort = (): void => {
-        clearTimeout(sleeper.timer);
+        this.#timers.clearTimeout(sleeper.timer);
         this.#sleepers.delete(sleeper);
         reject(new JobCancelled());
       };
       const sleeper: Sleeper = {
         remaining: ms,
-        since: this.#now(),
+        since: this.#timers.now(),
         timer: undefined,
         wake: () => {
           this.#sleepers.delete(sleeper);
@@ -76,7 +79,7 @@ export class JobClock {
   }
 
   #run(sleeper: Sleeper): void {
-    sleeper.since = this.#now();
-    sleeper.timer = setTimeout(sleeper.wake, sleeper.remaining);
+    sleeper.since = this.#timers.now();
+    sleeper.timer = this.#timers.setTimeout(sleeper.wake, sleeper.remaining);
   }
 }

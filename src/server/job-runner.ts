@@ -20,6 +20,7 @@ import { isTerminal, type CallToolResult } from '../protocol/task.ts';
 import { BatchedWrites } from './batched-writes.ts';
 import { askInput } from './job-input.ts';
 import { finish, withPollInterval, withStatusMessage, type Outcome } from './task-lifecycle.ts';
+import { realTimers, type Timers } from '../clock/timers.ts';
 import { JobClock } from './job-clock.ts';
 import { LeaseHeartbeat } from './lease-heartbeat.ts';
 import {
@@ -45,6 +46,8 @@ export interface JobRunnerOptions {
   heartbeatMs?: number;
   /** The time jobs sleep on; the worker's can be held by the drill. */
   clock?: JobClock;
+  /** Clock and timers of the leases (the world clock in the worker); the real ones by default. */
+  timers?: Timers;
 }
 
 /** How a resumed run differs from a first one. */
@@ -75,11 +78,12 @@ export class JobRunner {
 
   constructor(store: TaskStore, options: JobRunnerOptions = {}) {
     this.#store = store;
-    this.#now = options.now ?? Date.now;
+    const timers = options.timers ?? realTimers;
+    this.#now = options.now ?? (() => timers.now());
     this.#holder = options.holder ?? `runner-${crypto.randomUUID().slice(0, 8)}`;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
-    this.#clock = options.clock ?? new JobClock();
+    this.#clock = options.clock ?? new JobClock(timers);
     this.#writes = new BatchedWrites(store);
     this.#heartbeat = new LeaseHeartbeat({
       store,
@@ -88,6 +92,7 @@ export class JobRunner {
       leaseMs: this.#leaseMs,
       heartbeatMs: this.#heartbeatMs,
       isStopped: () => this.#stopped,
+      timers,
     });
     this.#unsubscribe = store.subscribe((record) => this.#watchers.get(record.taskId)?.(record));
   }

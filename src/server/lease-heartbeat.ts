@@ -3,6 +3,7 @@
  * holds, in one store write, and abandons a job whose lease is gone. The
  * timer runs only while a lease is held, so an idle runner keeps none.
  */
+import { every, realTimers, type Timers } from '../clock/timers.ts';
 import { claimLease, holdsLease } from './task-durability.ts';
 import type { TaskStore, TaskUpdate } from './task-store.ts';
 
@@ -16,6 +17,8 @@ export interface LeaseHeartbeatOptions {
   heartbeatMs: number;
   /** Whether the runner stopped: a stopped runner renews nothing, even with a renewal under way. */
   isStopped: () => boolean;
+  /** The heartbeat's timer (the world clock in the worker, so a paused world renews nothing). */
+  timers?: Timers;
 }
 
 /** The leases one runner holds, each with how to abandon its job, and the timer that renews them. */
@@ -23,7 +26,7 @@ export class LeaseHeartbeat {
   readonly #options: LeaseHeartbeatOptions;
   /** The jobs running under their task's lease, each with how to stop it without writing anything more. */
   readonly #held = new Map<string, () => void>();
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #stopTimerNow: (() => void) | undefined;
   /** The renewal being stored, and whether a heartbeat came meanwhile. */
   #renewal: Promise<void> | undefined;
   #renewAgain = false;
@@ -35,7 +38,11 @@ export class LeaseHeartbeat {
   /** Renews `taskId`'s lease from now on, until released; `abandon` is called if the lease is lost. */
   hold(taskId: string, abandon: () => void): void {
     this.#held.set(taskId, abandon);
-    this.#timer ??= setInterval(() => this.#renewLeases(), this.#options.heartbeatMs);
+    this.#stopTimerNow ??= every(
+      this.#options.timers ?? realTimers,
+      this.#options.heartbeatMs,
+      () => this.#renewLeases(),
+    );
   }
 
   /**
@@ -59,8 +66,8 @@ export class LeaseHeartbeat {
   }
 
   #stopTimer(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#stopTimerNow?.();
+    this.#stopTimerNow = undefined;
   }
 
   /**

@@ -4,6 +4,7 @@
  * (worker and Node) build exactly this.
  */
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { every, realTimers } from '../clock/timers.ts';
 import { createServerFactory } from './create-server.ts';
 import { JobAdoption } from './job-adoption.ts';
 import { JobClock } from './job-clock.ts';
@@ -33,20 +34,23 @@ export type PlaygroundServerOptions = Partial<Omit<TaskServiceOptions, 'runner'>
   /** How often expired tasks are swept (T13); 0 disables the timer. */
   sweepIntervalMs?: number;
   /** Lease settings and the runner's id (durable jobs). */
-  runner?: Omit<JobRunnerOptions, 'now' | 'clock'>;
+  runner?: Omit<JobRunnerOptions, 'now' | 'clock' | 'timers'>;
   /** How often to look for orphaned jobs to resume; 0 disables the timer. */
   adoptIntervalMs?: number;
 };
 
 export function createPlaygroundServer(options: PlaygroundServerOptions = {}): PlaygroundServer {
   const store = options.store ?? new MemoryTaskStore();
-  const now = options.now ?? Date.now;
+  // Every timer and timestamp of the server: in the worker the world clock, which can pause.
+  const timers = options.timers ?? realTimers;
+  const now = options.now ?? (() => timers.now());
   const tools = options.tools ?? ALL_TOOLS;
-  const clock = new JobClock();
-  const runner = new JobRunner(store, { ...options.runner, now, clock });
-  const service = new TaskService({ ...options, store, runner, now, tools });
+  const clock = new JobClock(timers);
+  const runner = new JobRunner(store, { ...options.runner, now, clock, timers });
+  const service = new TaskService({ ...options, store, runner, now, tools, timers });
   const adoption = new JobAdoption(store, runner, tools, {
     now,
+    timers,
     everyMs: options.adoptIntervalMs ?? runner.heartbeatMs,
   });
   adoption.start();
@@ -54,14 +58,12 @@ export function createPlaygroundServer(options: PlaygroundServerOptions = {}): P
   const http = createMcpHandler(createServerFactory(service), { legacy: 'reject' });
   const subscriptions = new TaskSubscriptions(service, store);
   const sweepMs = options.sweepIntervalMs ?? 1000;
-  const sweep =
+  const stopSweep =
     sweepMs > 0
-      ? setInterval(
-          () =>
-            service
-              .sweep()
-              .catch((error: unknown) => console.error('[server] the expiry sweep failed', error)),
-          sweepMs,
+      ? every(timers, sweepMs, () =>
+          service
+            .sweep()
+            .catch((error: unknown) => console.error('[server] the expiry sweep failed', error)),
         )
       : undefined;
   return {
@@ -73,7 +75,7 @@ export function createPlaygroundServer(options: PlaygroundServerOptions = {}): P
     subscriptions,
     http,
     async close() {
-      if (sweep) clearInterval(sweep);
+      stopSweep?.();
       adoption.stop();
       runner.stop();
       subscriptions.closeAll();

@@ -17,6 +17,7 @@ import { acceptResponses, expire, expiryOf, requestCancel } from './task-lifecyc
 import type { TaskRecord, TaskStore } from './task-store.ts';
 import { createTaskResult, detailedTask } from './task-view.ts';
 import { JobProtocolError, textResult, type ToolDefinition } from './tool.ts';
+import { realTimers, type Timers } from '../clock/timers.ts';
 
 /** The core multi-round-trip interim result (C4, T16). */
 export type InputRequiredResult = {
@@ -59,6 +60,8 @@ export interface TaskServiceOptions {
    * 0: stored first, as T8 requires.
    */
   earlyHandleMs?: number;
+  /** Clock and timers (the world clock in the worker); the real ones by default. */
+  timers?: Timers;
 }
 
 /** What one request tells the service about its caller. */
@@ -89,12 +92,14 @@ export class TaskService {
   readonly #defaultPollIntervalMs: number;
   readonly #purgeAfterMs: number;
   readonly #earlyHandleMs: number;
+  readonly #timers: Timers;
 
   constructor(options: TaskServiceOptions) {
     this.#store = options.store;
     this.#runner = options.runner;
     this.#tools = new Map(options.tools.map((t) => [t.name, t]));
-    this.#now = options.now ?? Date.now;
+    this.#timers = options.timers ?? realTimers;
+    this.#now = options.now ?? (() => this.#timers.now());
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? DEFAULT_TTL_MS : options.defaultTtlMs;
     this.#defaultPollIntervalMs = options.defaultPollIntervalMs ?? 1000;
     this.#purgeAfterMs = options.purgeAfterMs ?? DEFAULT_PURGE_AFTER_MS;
@@ -194,7 +199,7 @@ export class TaskService {
     };
     if (this.#earlyHandleMs > 0) {
       // Breaks T8 on purpose (see earlyHandleMs): the handle first, the write later.
-      setTimeout(() => {
+      this.#timers.setTimeout(() => {
         void this.#store.create(record).then(() => {
           this.#runner.start(record, tool, args, preTaskInput);
         });

@@ -4,10 +4,12 @@
  * and says first, with `start`, where the server keeps its tasks: in this
  * worker's memory (lost when it is killed) or in IndexedDB, where a fresh
  * worker finds them and resumes their jobs. `hold-jobs` holds or releases
- * the clock its jobs sleep on. Beside the MCP ports, it tells the page what
+ * the clock its jobs sleep on; `world-clock` makes every timer of the server
+ * (job steps, leases, the TTL sweep) follow the page's world clock. Beside the MCP ports, it tells the page what
  * its store holds (the x-ray, src/server/store-xray.ts).
  */
 /// <reference lib="webworker" />
+import { WorldClock } from '../clock/world-clock.ts';
 import {
   WorkerControlSchema,
   type StartMessage,
@@ -23,12 +25,14 @@ import type { TaskStore } from './task-store.ts';
 declare const self: DedicatedWorkerGlobalScope;
 
 let server: Promise<PlaygroundServer> | undefined;
+/** Every timer and timestamp of this worker's server; it follows the page's world clock (`world-clock`). */
+const world = new WorldClock();
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const control = WorkerControlSchema.safeParse(event.data);
   if (!control.success) {
     console.error(
-      '[worker] ignored a control message that is not a valid start, connect or hold-jobs',
+      '[worker] ignored a control message that is not a valid start, connect, hold-jobs or world-clock',
       event.data,
     );
     return;
@@ -37,6 +41,11 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (server)
       console.error('[worker] ignored a second start: a worker keeps the store it started with');
     else server = boot(control.data);
+    return;
+  }
+  if (control.data.type === 'world-clock') {
+    // Before start too: the server is built on this clock, in whatever state it is.
+    world.sync(control.data);
     return;
   }
   if (control.data.type === 'hold-jobs') {
@@ -65,6 +74,7 @@ async function boot(start: StartMessage): Promise<PlaygroundServer> {
   const holder = start.node ? `${start.node}/${crypto.randomUUID().slice(0, 8)}` : undefined;
   return createPlaygroundServer({
     store,
+    timers: world,
     ...(holder ? { runner: { holder } } : {}),
     ...(start.earlyHandleMs ? { earlyHandleMs: start.earlyHandleMs } : {}),
   });

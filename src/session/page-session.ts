@@ -6,8 +6,7 @@
  * journal that keeps followed tasks across a reload, and push
  * subscriptions. It tells what changed through typed events (`on`).
  *
- * The Svelte state classes show it; scenarios, the bench page and the
- * property tests drive this same object.
+ * The Svelte state classes show it; scenarios, the bench page and the property tests drive it.
  */
 import { RpcClient, type RpcClientOptions } from '../client/rpc-client.ts';
 import { errorMessage } from '../protocol/error-message.ts';
@@ -46,7 +45,7 @@ export interface PageSessionOptions extends PageStorageOptions {
   endpoint: ServerEndpoint;
   /** The network's seed (random by default: the panel shows it, so a run can be repeated). */
   seed?: number;
-  /** Clock and timers of the network and the clients; the real ones by default. */
+  /** Clock and timers of the network, the clients and the task actors (the page's world clock); real by default. */
   scheduler?: Scheduler;
   /** Names the page's client in every request's `_meta`. */
   clientName?: string;
@@ -123,6 +122,8 @@ export class PageSession {
     });
     this.#follower = new TaskFollower(this.client, {
       onchange: (taskIds) => this.#subscription.setTaskIds(taskIds),
+      clock: this.#scheduler,
+      now: () => this.#scheduler.now(),
     });
     this.#tasks = new FollowedTasks(
       this.#follower,

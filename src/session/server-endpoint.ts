@@ -7,6 +7,7 @@
  * remote server reached over HTTP, or a recorded event stream fit the same
  * shape, so the session and the components never learn which one they have.
  */
+import type { WorldClock } from '../clock/world-clock.ts';
 import type { ServerControl } from '../net/faulty-network.ts';
 import { ServerWorker } from '../net/server-worker.ts';
 import type { Transport } from '../net/transport.ts';
@@ -29,6 +30,12 @@ export interface ServerEndpoint extends ServerControl {
   restart(): void;
   /** Holds the clock the server's jobs sleep on, or lets it run. */
   holdJobs(held: boolean): void;
+  /**
+   * Makes the server's every timer (job steps, leases, TTLs) follow the page's world clock, so
+   * pausing the world pauses the server too; returns the stop. Absent: the server keeps its own
+   * time (a remote server), and only the page and the network can pause.
+   */
+  followClock?(clock: WorldClock): () => void;
   /** What the server said about its store (`ready`, or it could not open it); returns the unsubscribe. */
   onEvent(listener: (event: WorkerEvent) => void): () => void;
   /** The page goes away: a server that lives with the page (a worker) ends; one that outlives it stays. */
@@ -89,6 +96,10 @@ export class WorkerEndpoint implements ServerEndpoint {
 
   holdJobs(held: boolean): void {
     this.#worker.holdJobs(held);
+  }
+
+  followClock(clock: WorldClock): () => void {
+    return this.#worker.followClock(clock);
   }
 
   onEvent(listener: (event: WorkerEvent) => void): () => void {

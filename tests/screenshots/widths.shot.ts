@@ -61,3 +61,28 @@ for (const width of WIDTHS) {
     });
   }
 }
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the header's time control, paused at 0.25x, at ${width} px (${scheme})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await openPlayground(page);
+      const time = page.getByRole('banner').getByRole('group', { name: 'World time' });
+      await time.getByLabel('Speed of the world').selectOption('0.25');
+      await expect(time.getByRole('status')).toHaveText('0.25x');
+      await page.screenshot({
+        path: `screenshots/widths/${width}-${scheme}-6-time-slow.png`,
+        clip: { x: 0, y: 0, width, height: 160 },
+      });
+      await time.getByRole('button', { name: 'Pause' }).click();
+      await expect(time.getByRole('status')).toHaveText('Paused');
+      await time.locator('summary').click();
+      await time.getByLabel('Pause when a tasks/cancel is in flight').check();
+      await expect(time.locator('summary')).toHaveText(/Breakpoints\s*\(1\)/);
+      await shoot(page, `${width}-${scheme}-6-time-paused`);
+    });
+  }
+}

@@ -7,6 +7,7 @@
  * `node 5`, so its job runner leases under that name. One node is today's
  * single server.
  */
+import type { WorldClock } from '../../clock/world-clock.ts';
 import type { FaultLog } from '../../net/fault-log.ts';
 import type { Transport } from '../../net/transport.ts';
 import { httpHeadersFor } from '../../protocol/envelope.ts';
@@ -67,6 +68,8 @@ export interface ClusterOptions {
 interface Node {
   endpoint: ServerEndpoint;
   cut: boolean;
+  /** Stops this node's worker following the world clock (when the node is removed). */
+  unfollow?: () => void;
 }
 
 const DEFAULT_START: StartMessage = { type: 'start', store: { kind: 'memory' } };
@@ -83,6 +86,8 @@ export class ClusterEndpoint implements ServerEndpoint {
   /** Whether `start` was called: nodes added later start at once. */
   #started = false;
   #jobsHeld = false;
+  /** The page's world clock, which every node's worker follows (nodes added later too). */
+  #world: WorldClock | undefined;
   /** Nodes told to break T8 on purpose: node -> ms their store write lands after the handle. */
   readonly #earlyHandle = new Map<number, number>();
 
@@ -132,7 +137,7 @@ export class ClusterEndpoint implements ServerEndpoint {
     while (this.#nodes.length > target) {
       const node = this.#nodes.length;
       this.killNode(node);
-      this.#nodes.pop();
+      this.#nodes.pop()?.unfollow?.();
       // A node added later is a new one: it stores first.
       this.#earlyHandle.delete(node);
     }
@@ -264,6 +269,22 @@ export class ClusterEndpoint implements ServerEndpoint {
     for (const n of this.#nodes) n.endpoint.holdJobs(held);
   }
 
+  /** Every node's worker follows `clock`, the page's world clock; returns the stop. */
+  followClock(clock: WorldClock): () => void {
+    this.#world = clock;
+    for (const n of this.#nodes) {
+      n.unfollow?.();
+      n.unfollow = n.endpoint.followClock?.(clock);
+    }
+    return () => {
+      this.#world = undefined;
+      for (const n of this.#nodes) {
+        n.unfollow?.();
+        delete n.unfollow;
+      }
+    };
+  }
+
   onEvent(listener: (event: WorkerEvent) => void): () => void {
     return this.#events.on('event', listener);
   }
@@ -313,7 +334,8 @@ export class ClusterEndpoint implements ServerEndpoint {
       endpoint.onEvent((event) => this.#events.emit('event', event));
       endpoint.configure(this.#startFor(node));
       if (this.#jobsHeld) endpoint.holdJobs(true);
-      this.#nodes.push({ endpoint, cut: false });
+      const unfollow = this.#world && endpoint.followClock?.(this.#world);
+      this.#nodes.push({ endpoint, cut: false, ...(unfollow ? { unfollow } : {}) });
       if (this.#started) {
         endpoint.start(this.#startFor(node));
         this.#events.emit('node', { kind: 'node.started', node, generation: endpoint.generation });

@@ -1,0 +1,266 @@
+/**
+ * The world clock: one time for everything that decides what the protocol
+ * does (poll schedules, backoffs, request timeouts, the simulated network's
+ * latency, the server's job steps, leases and TTLs). It runs on a wall clock
+ * (the real one in the page, a simulated one in tests) and can be paused,
+ * slowed down or sped up, and stepped to its next timer while paused. A
+ * paused world holds every timer where it is; on resume each goes on with
+ * the world time it had left, so at 0.5x a 1 s poll interval takes 2 s of
+ * wall time. A playground control, not protocol.
+ */
+import { realTimers, type Timers } from './timers.ts';
+
+/** The slowest and fastest the world may run, as a multiple of wall time. */
+export const MIN_RATE = 0.1;
+export const MAX_RATE = 4;
+/** The longest one wall timer may wait (setTimeout's 32-bit limit); a longer wait re-arms. */
+const MAX_WALL_WAIT_MS = 2_147_483_647;
+
+/** What another world clock needs to follow this one (the server worker's, through its control channel). */
+export interface WorldClockState {
+  paused: boolean;
+  rate: number;
+  /** World ms at the moment the state was taken. */
+  now: number;
+}
+
+interface WorldTimer {
+  due: number;
+  seq: number;
+  callback: () => void;
+}
+
+/** Clamps a requested rate to what the world clock runs at. */
+export function clampRate(rate: number): number {
+  if (!Number.isFinite(rate)) return 1;
+  return Math.min(MAX_RATE, Math.max(MIN_RATE, rate));
+}
+
+export class WorldClock implements Timers {
+  readonly #wall: Timers;
+  readonly #timers = new Map<number, WorldTimer>();
+  readonly #listeners = new Set<() => void>();
+  #nextId = 1;
+  #paused = false;
+  #rate = 1;
+  #reason: string | undefined;
+  /** World time at {@link #anchorWall}; while paused, the world time itself. */
+  #anchorWorld: number;
+  #anchorWall: number;
+  /** Whether {@link sync} has set this clock's time once (a fresh follower takes the leader's time as it is). */
+  #synced = false;
+  /** The one wall timer, set for the earliest world timer. */
+  #armed: { handle: unknown; due: number } | undefined;
+
+  /** Starts at the wall clock's time, running at 1x. */
+  constructor(wall: Timers = realTimers) {
+    this.#wall = wall;
+    this.#anchorWall = wall.now();
+    this.#anchorWorld = this.#anchorWall;
+  }
+
+  /** World ms: the wall clock's time less every pause, scaled by the rate since each change. */
+  now(): number {
+    if (this.#paused) return this.#anchorWorld;
+    return Math.floor(this.#anchorWorld + (this.#wall.now() - this.#anchorWall) * this.#rate);
+  }
+
+  /** The wall clock's ms, to show beside {@link now}. */
+  wallNow(): number {
+    return this.#wall.now();
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  get rate(): number {
+    return this.#rate;
+  }
+
+  /** Why the world paused, when a breakpoint paused it ("tasks/cancel in flight"). */
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+
+  /** How many timers wait on this clock. */
+  get pendingTimers(): number {
+    return this.#timers.size;
+  }
+
+  /** The world time of the next timer due, if any. */
+  get nextDue(): number | undefined {
+    return this.#earliest()?.due;
+  }
+
+  /** What a follower clock needs to keep the same time. */
+  get state(): WorldClockState {
+    return { paused: this.#paused, rate: this.#rate, now: this.now() };
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.#nextId++;
+    const due = this.now() + Math.max(0, Number.isFinite(ms) ? ms : 0);
+    this.#timers.set(id, { due, seq: id, callback });
+    if (!this.#paused && (!this.#armed || due < this.#armed.due)) this.#armWall(due);
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    // Lazy: a wall timer set for it finds nothing due and re-arms for the next.
+    if (typeof handle === 'number') this.#timers.delete(handle);
+  }
+
+  /** Work due now runs after the current synchronous work, unless the world paused meanwhile: then it waits like a timer. */
+  soon(callback: () => void): void {
+    const wallSoon = this.#wall.soon;
+    if (this.#paused || !wallSoon) {
+      this.setTimeout(callback, 0);
+      return;
+    }
+    wallSoon(() => {
+      if (this.#paused) this.setTimeout(callback, 0);
+      else callback();
+    });
+  }
+
+  /** Stops the world: no timer fires until {@link resume} or {@link step}. `reason` says why (a breakpoint). */
+  pause(reason?: string): void {
+    if (this.#paused) return;
+    this.#anchorWorld = this.now();
+    this.#paused = true;
+    this.#reason = reason;
+    this.#disarm();
+    this.#emit();
+  }
+
+  /** Lets the world run on from where it stopped. */
+  resume(): void {
+    if (!this.#paused) return;
+    this.#anchorWall = this.#wall.now();
+    this.#paused = false;
+    this.#reason = undefined;
+    this.#arm();
+    this.#emit();
+  }
+
+  /** Runs the world at `rate` times wall time (clamped to 0.1x..4x); timers keep their world due times. */
+  setRate(rate: number): void {
+    const next = clampRate(rate);
+    if (next === this.#rate) return;
+    this.#anchorWorld = this.now();
+    this.#anchorWall = this.#wall.now();
+    this.#rate = next;
+    if (!this.#paused) {
+      this.#disarm();
+      this.#arm();
+    }
+    this.#emit();
+  }
+
+  /**
+   * Pauses (if running), moves world time on to the next timer due and runs
+   * every timer due by then; the world stays paused. False when no timer waits.
+   */
+  step(): boolean {
+    this.pause(this.#reason);
+    const next = this.#earliest();
+    if (!next) return false;
+    this.#anchorWorld = Math.max(this.#anchorWorld, next.due);
+    this.#fireDue();
+    this.#emit();
+    return true;
+  }
+
+  /**
+   * Follows another world clock's state (the page's, in the server worker):
+   * the first time, takes its time as it is; after that never goes back in
+   * time (the message took a moment to come), and a paused state that is
+   * ahead runs what fell due.
+   */
+  sync(state: WorldClockState): void {
+    const told = Math.floor(state.now);
+    this.#anchorWorld = this.#synced ? Math.max(this.now(), told) : told;
+    this.#synced = true;
+    this.#anchorWall = this.#wall.now();
+    this.#rate = clampRate(state.rate);
+    this.#paused = state.paused;
+    if (!state.paused) this.#reason = undefined;
+    this.#disarm();
+    if (state.paused) this.#fireDue();
+    else this.#arm();
+    this.#emit();
+  }
+
+  /** Called after every pause, resume, rate change, step and sync; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(): void {
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  #earliest(): WorldTimer | undefined {
+    let first: WorldTimer | undefined;
+    for (const timer of this.#timers.values())
+      if (!first || timer.due < first.due || (timer.due === first.due && timer.seq < first.seq))
+        first = timer;
+    return first;
+  }
+
+  #arm(): void {
+    if (this.#paused) return;
+    const next = this.#earliest();
+    if (!next) {
+      this.#disarm();
+      return;
+    }
+    if (this.#armed?.due === next.due) return;
+    this.#armWall(next.due);
+  }
+
+  #armWall(due: number): void {
+    this.#disarm();
+    const wait = Math.min(
+      MAX_WALL_WAIT_MS,
+      Math.max(0, Math.ceil((due - this.now()) / this.#rate)),
+    );
+    const armed = {
+      due,
+      handle: this.#wall.setTimeout(() => {
+        if (this.#armed !== armed) return;
+        this.#armed = undefined;
+        this.#fireDue();
+      }, wait),
+    };
+    this.#armed = armed;
+  }
+
+  #disarm(): void {
+    if (this.#armed) this.#wall.clearTimeout(this.#armed.handle);
+    this.#armed = undefined;
+  }
+
+  /** Runs the timers due now, earliest first (those they set run later, as with real timers), then re-arms. */
+  #fireDue(): void {
+    const now = this.now();
+    const due = [...this.#timers.entries()]
+      .filter(([, timer]) => timer.due <= now)
+      .sort(([, a], [, b]) => a.due - b.due || a.seq - b.seq);
+    for (const [id, timer] of due) {
+      // An earlier callback may have cleared it.
+      if (!this.#timers.delete(id)) continue;
+      try {
+        timer.callback();
+      } catch (error) {
+        // As a real timer would: the error surfaces, the other timers still run.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+    this.#arm();
+  }
+}
