@@ -41,8 +41,29 @@ const ARCHITECTURE = {
     packages: ['xstate', 'zod'],
   },
   learn: { folders: [], packages: [] },
+  // The run file (zod schema), its recorder over the page session, exports and the shared setup.
+  record: {
+    folders: ['protocol', 'net', 'client', 'machines', 'session'],
+    packages: ['zod'],
+  },
+  // The server checks: raw `fetch` against any server, so they run alike in the page and in Node.
+  check: { folders: ['protocol'], packages: ['zod'] },
+  // The client grader: its scoring is pure (protocol, zod); its tools run on the server's
+  // pieces; its Node files (node-*.ts, below) serve them over HTTP.
+  grade: { folders: ['protocol', 'server'], packages: ['zod'] },
   ui: {
-    folders: ['protocol', 'net', 'machines', 'store', 'client', 'session', 'scenarios', 'learn'],
+    folders: [
+      'protocol',
+      'net',
+      'machines',
+      'store',
+      'client',
+      'session',
+      'scenarios',
+      'learn',
+      'record',
+      'check',
+    ],
     packages: ['svelte', '@xstate/svelte', 'xstate', 'elkjs', 'zod'],
   },
 };
@@ -52,7 +73,11 @@ const ARCHITECTURE = {
  * (tsconfig.worker.json, which leaves out these same files).
  */
 const NODE_ONLY_SERVER = { files: ['node-*.ts', 'pg/**'], packages: ['pg', 'node:*'] };
-const PAGE_FOLDERS = Object.keys(ARCHITECTURE).filter((folder) => folder !== 'server');
+/** The grader's files that run in Node only: they alone may import Node builtins. */
+const NODE_ONLY_GRADE = { files: ['node-*.ts'], packages: ['node:*'] };
+const PAGE_FOLDERS = Object.keys(ARCHITECTURE).filter(
+  (folder) => folder !== 'server' && folder !== 'grade',
+);
 
 export default defineConfig(
   {
@@ -159,6 +184,12 @@ export default defineConfig(
               from: { element: { type: 'server', fileInternalPath: NODE_ONLY_SERVER.files } },
               allow: {
                 to: { module: { origin: ['external', 'core'], source: NODE_ONLY_SERVER.packages } },
+              },
+            },
+            {
+              from: { element: { type: 'grade', fileInternalPath: NODE_ONLY_GRADE.files } },
+              allow: {
+                to: { module: { origin: ['external', 'core'], source: NODE_ONLY_GRADE.packages } },
               },
             },
             {

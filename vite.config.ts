@@ -1,8 +1,11 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
+import pkg from './package.json' with { type: 'json' };
 
 export default defineConfig({
   plugins: [svelte()],
+  // The app's version, written into every saved run file (`app.version`).
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   worker: { format: 'es' },
   // Discovered late (it is imported only by the worker), so list it up front:
   // otherwise the first `npm run dev` visit reloads once while Vite re-optimises.

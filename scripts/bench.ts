@@ -26,6 +26,7 @@ import { goals, goalTable } from './bench/goals.ts';
 import { nodeHost } from './bench/node-host.ts';
 import { pageFollow } from './bench/page-follow.ts';
 import { resume } from './bench/resume.ts';
+import { runFile } from './bench/run-file.ts';
 import { serveStatic } from './bench/static-server.ts';
 import { workerRoundTrip } from './bench/worker-roundtrip.ts';
 
@@ -36,6 +37,7 @@ const PARTS: readonly BenchPart[] = [
   cluster,
   pageFollow,
   resume,
+  runFile,
 ];
 const RESULTS = 'bench-results';
 

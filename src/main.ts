@@ -9,12 +9,15 @@ import { PageSession } from './session/page-session.ts';
 import { browserChoiceStorage, readRemoteChoice } from './session/remote-choice.ts';
 import { ClusterEndpoint } from './session/cluster/cluster-endpoint.ts';
 import { WorkerEndpoint } from './session/server-endpoint.ts';
+import { applyAfterStart, applyBeforeStart } from './record/apply-setup.ts';
+import { readSetupAddress } from './record/setup-address.ts';
 import App from './ui/App.svelte';
 import { followFromUrl } from './ui/state/follow-from-url.ts';
 import { Playground } from './ui/state/playground.svelte.ts';
 import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
+import { RunSharing } from './ui/state/run-sharing.ts';
 
 // The learner's own server when one was chosen (the page reloads to switch); else the page's
 // cluster of workers: one node is today's single worker, the cluster control adds nodes.
@@ -30,16 +33,41 @@ const remote = choice
     })
   : undefined;
 const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
-const session = new PageSession({ endpoint: remote ?? cluster ?? new WorkerEndpoint() });
+// A shared setup in the address (`?seed=...&rules=...`, "Copy link") applies before the first
+// message, so the colleague's page draws the same faults in the same order.
+const shared = readSetupAddress(new URLSearchParams(location.search));
+const session = new PageSession({
+  endpoint: remote ?? cluster ?? new WorkerEndpoint(),
+  seed: shared.setup.seed,
+});
 cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
+applyBeforeStart(session, cluster, shared.setup);
+// Recording starts with the page, before the session says anything.
+const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems);
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
 const scenarios = new ScenarioRunner(new PageStage(playground));
-mount(App, { target: document.getElementById('app')!, props: { playground, scenarios, server } });
-void session.start().then(() => {
-  scenarios.startFromUrl();
-  void followFromUrl(session);
+// "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
+// remote endpoint); the suite itself loads on first use.
+const check = choice
+  ? new (await import('./ui/state/server-check.svelte.ts')).ServerCheck({
+      target: { url: choice.url.href, token: choice.token },
+      tools: () => playground.tools,
+      taskTools: () => playground.tasks.map((task) => task.toolName),
+    })
+  : undefined;
+mount(App, {
+  target: document.getElementById('app')!,
+  props: { playground, scenarios, server, sharing, check },
 });
-addEventListener('popstate', () => scenarios.followHistory());
+void session.start().then(() => {
+  applyAfterStart(session, shared.setup);
+  void scenarios.startFromUrl();
+  void followFromUrl(session);
+  // The scenario catalogue is not on the first screen's path: fetch it once the page is idle.
+  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+  idle(() => void scenarios.load());
+});
+addEventListener('popstate', () => void scenarios.followHistory());
 addEventListener('pagehide', () => void session.close());

@@ -25,7 +25,8 @@ const KB = 1024;
  * - elk worker: 500 KB. elkjs is ~1.4 MB raw (~440 KB gzip), fetched only
  *   when the first statechart opens; the budget is its size with a little
  *   headroom, so it catches a second layout engine pulled in beside it.
- * - lazy chunks (everything else): 60 KB.
+ * - each lazy chunk (a view or the scenario catalogue, fetched on demand): 60 KB;
+ *   the largest one is reported, since each loads alone when first needed.
  */
 const BUDGET_KB = { page: 170, serverWorker: 120, elkWorker: 500, lazy: 60 } as const;
 
@@ -49,7 +50,7 @@ export const bundleSize: BenchPart = {
       if (initial.has(`assets/${name}`)) sizes.page += kb;
       else if (/^worker-.*\.js$/.test(name)) sizes.serverWorker += kb;
       else if (/^elk\.worker-.*\.js$/.test(name)) sizes.elkWorker += kb;
-      else sizes.lazy += kb;
+      else sizes.lazy = Math.max(sizes.lazy, kb);
     }
     ctx.log(`[${PART}] ${assets.length} assets, ${initial.size} loaded by index.html`);
     const budget = (key: keyof typeof BUDGET_KB) => ({ name: 'budget', value: BUDGET_KB[key] });
@@ -67,7 +68,7 @@ export const bundleSize: BenchPart = {
         'KB',
         budget('elkWorker'),
       ),
-      figure(PART, 'other lazy chunks, gzip', sizes.lazy, 'KB', budget('lazy')),
+      figure(PART, 'largest lazy chunk, gzip', sizes.lazy, 'KB', budget('lazy')),
     ];
   },
 };

@@ -4,6 +4,7 @@
  */
 import { cancelRace, ignoresCancel } from './catalog/cancel.ts';
 import { createdNotSuccess } from './catalog/created-not-success.ts';
+import { clusterEarlyHandle } from './catalog/cluster-early-handle.ts';
 import { clusterAnyNode } from './catalog/cluster-any-node.ts';
 import { clusterPerNodeMemory } from './catalog/cluster-per-node-memory.ts';
 import { clusterSticky } from './catalog/cluster-sticky.ts';
@@ -52,6 +53,7 @@ export const scenarios = [
   clusterPerNodeMemory,
   clusterSticky,
   clusterTakeover,
+  clusterEarlyHandle,
 ] as const;
 
 export type ScenarioId = (typeof scenarios)[number]['id'];

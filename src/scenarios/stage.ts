@@ -78,6 +78,12 @@ export interface ScenarioStage {
   restartNode(node: number): void;
   /** Cuts one node off from the balancer (it keeps running), or lets it back. */
   cutNode(node: number, cut: boolean): void;
+  /**
+   * The T8 toggle on one node: on, it returns each task's handle before its
+   * store write lands (the bug, on purpose); off, it stores first. The node
+   * restarts with it. Every scenario starts with it off everywhere.
+   */
+  setEarlyHandle(node: number, on: boolean): void;
   /** Schedules a fault on a message (src/net/fault-rules.ts). */
   arm(trigger: TriggerId, action: RuleAction): void;
   setConditions(direction: LinkDirection, conditions: DirectionConditions): void;

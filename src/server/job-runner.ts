@@ -19,7 +19,7 @@ import { ErrorCode } from '../protocol/constants.ts';
 import { isTerminal, type CallToolResult } from '../protocol/task.ts';
 import { BatchedWrites } from './batched-writes.ts';
 import { askInput } from './job-input.ts';
-import { finish, withStatusMessage, type Outcome } from './task-lifecycle.ts';
+import { finish, withPollInterval, withStatusMessage, type Outcome } from './task-lifecycle.ts';
 import { JobClock } from './job-clock.ts';
 import { LeaseHeartbeat } from './lease-heartbeat.ts';
 import {
@@ -134,6 +134,7 @@ export class JobRunner {
       signal,
       asTask: false,
       report: async () => {},
+      suggestPollInterval: async () => {},
       sleep: (ms) => this.#clock.sleep(ms, signal),
       sleepThroughCancel: (ms) => this.#clock.sleep(ms),
       askInput: async () => {
@@ -307,6 +308,9 @@ export class JobRunner {
       asTask: true,
       report: async (statusMessage) => {
         await this.#write(taskId, (r) => withStatusMessage(r, statusMessage, this.#now()));
+      },
+      suggestPollInterval: async (pollIntervalMs) => {
+        await this.#write(taskId, (r) => withPollInterval(r, pollIntervalMs, this.#now()));
       },
       sleep: (ms) => this.#clock.sleep(ms, controller.signal),
       sleepThroughCancel: (ms) => this.#clock.sleep(ms),

@@ -48,6 +48,12 @@ export interface NodeHostOptions {
    * through the SDK's entry: the tests compare the two.
    */
   directTasksGet?: boolean;
+  /**
+   * Answer CORS for pages served from this machine (node-cors.ts); on unless
+   * false. Off (`npm run serve -- --no-cors`), the host is a server a browser
+   * page cannot read, as many are: what `npm run proxy` is for.
+   */
+  cors?: boolean;
 }
 
 export interface NodeHost {
@@ -62,16 +68,19 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   const server = options.server ?? createPlaygroundServer();
   const streams = new Set<() => void>();
   const http = createServer((req, res) => {
-    serve(server, req, res, streams, options.directTasksGet !== false).catch((error: unknown) => {
-      console.error('[node-host] unexpected failure while serving a request', error);
-      if (!res.headersSent)
-        sendJson(
-          res,
-          500,
-          errorResponse(null, { code: ErrorCode.InternalError, message: 'Internal error' }),
-        );
-      else res.destroy();
-    });
+    const cors = options.cors !== false;
+    serve(server, req, res, streams, options.directTasksGet !== false, cors).catch(
+      (error: unknown) => {
+        console.error('[node-host] unexpected failure while serving a request', error);
+        if (!res.headersSent)
+          sendJson(
+            res,
+            500,
+            errorResponse(null, { code: ErrorCode.InternalError, message: 'Internal error' }),
+          );
+        else res.destroy();
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -104,8 +113,9 @@ async function serve(
   res: ServerResponse,
   streams: Set<() => void>,
   direct: boolean,
+  cors: boolean,
 ): Promise<void> {
-  if (answerCors(req, res)) return; // A browser page's preflight.
+  if (cors && answerCors(req, res)) return; // A browser page's preflight.
   const [path = '', query = ''] = (req.url ?? '').split(/\?(.*)/s);
   if (path !== MCP_PATH)
     return sendJson(

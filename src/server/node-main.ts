@@ -15,7 +15,7 @@ import { parseStoreOption, type StoreChoice } from './pg/store-url.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
 import type { TaskStore } from './task-store.ts';
 
-const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--store S] [--node-id ID] [--report-stats MS]
+const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--store S] [--node-id ID] [--report-stats MS] [--no-cors]
 
 Serves the MCP Tasks Playground server (MCP 2026-07-28 + io.modelcontextprotocol/tasks)
 over Streamable HTTP at http://H:N/mcp.
@@ -33,6 +33,8 @@ over Streamable HTTP at http://H:N/mcp.
               every MS ms, print one line "stats {json}" on stdout: this
               process's memory and the number of tasks it keeps (for
               npm run soak; run node with --expose-gc to measure after a GC)
+  --no-cors   send no CORS headers, as many servers do: a browser page
+              cannot read this server then, except through npm run proxy
   -h, --help  show this help
 `;
 
@@ -45,6 +47,7 @@ type CliConfig =
       reportStatsMs: number | undefined;
       store: Exclude<StoreChoice, { kind: 'error' }>;
       nodeId: string | undefined;
+      cors: boolean;
     }
   | { kind: 'help' }
   | { kind: 'error'; message: string };
@@ -59,6 +62,7 @@ function parseCli(
     store?: string;
     'node-id'?: string;
     'report-stats'?: string;
+    'no-cors'?: boolean;
     help?: boolean;
   };
   try {
@@ -70,6 +74,7 @@ function parseCli(
         store: { type: 'string' },
         'node-id': { type: 'string' },
         'report-stats': { type: 'string' },
+        'no-cors': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -111,6 +116,7 @@ function parseCli(
     reportStatsMs: statsText === undefined ? undefined : Number(statsText),
     store,
     nodeId,
+    cors: !values['no-cors'],
   };
 }
 
@@ -165,7 +171,12 @@ async function main(): Promise<void> {
   });
   let host;
   try {
-    host = await startNodeHost({ host: config.host, port: config.port, server });
+    host = await startNodeHost({
+      host: config.host,
+      port: config.port,
+      server,
+      cors: config.cors,
+    });
   } catch (error) {
     process.stderr.write(
       `Cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
@@ -173,7 +184,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const where =
-    config.store.kind === 'memory' ? 'tasks in memory' : `tasks in ${config.store.shown}`;
+    (config.store.kind === 'memory' ? 'tasks in memory' : `tasks in ${config.store.shown}`) +
+    (config.cors ? '' : ', no CORS');
   console.log(
     `MCP Tasks Playground server listening on ${host.url} (${where}, node ${server.runner.holder})`,
   );

@@ -91,6 +91,16 @@ export function withStatusMessage(
   return { ...record, statusMessage, lastUpdatedAt: now };
 }
 
+/** A new suggested poll interval (T6: `pollIntervalMs` may change over the task's life, T12). */
+export function withPollInterval(
+  record: TaskRecord,
+  pollIntervalMs: number,
+  now: number,
+): TaskRecord {
+  if (isTerminal(record.status) || record.pollIntervalMs === pollIntervalMs) return record;
+  return { ...record, pollIntervalMs, lastUpdatedAt: now };
+}
+
 /** Moves a task to `input_required` with new requests; keys are never reused (T14). */
 export function requestInput(
   record: TaskRecord,

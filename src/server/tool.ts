@@ -26,6 +26,12 @@ export interface JobContext<Args> {
   readonly asTask: boolean;
   /** Publishes progress as the task's `statusMessage`. */
   report(statusMessage: string): Promise<void>;
+  /**
+   * Changes the poll interval the task suggests from now on (T6, T12): a
+   * client must keep to the interval of the latest report it read. Does
+   * nothing in an inline run.
+   */
+  suggestPollInterval(pollIntervalMs: number): Promise<void>;
   /** Waits; rejects with {@link JobCancelled} if the signal aborts first. */
   sleep(ms: number): Promise<void>;
   /** Same as sleep, but keeps going when cancelled: for jobs that ignore cancellation. */

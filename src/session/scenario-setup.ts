@@ -1,9 +1,10 @@
 /**
  * A clean page for a scenario, on the session: no tasks or call results, no
  * armed faults, a clean link, push off, the jobs' clock running, the server
- * running with the scenario's store, the wire log emptied (kept rows stay in
- * storage). Waits on conditions (connected, nothing in flight), never on a
- * sleep.
+ * running with the scenario's store, every cluster node storing before it
+ * answers (the T8 toggle off) and the balancer's round from node 1, the wire
+ * log emptied (kept rows stay in storage). Waits on conditions (connected,
+ * nothing in flight), never on a sleep.
  */
 import { cleanLink } from '../net/link-conditions.ts';
 import { TaskStoreKindSchema, type TaskStoreKind } from '../protocol/worker-control.ts';
@@ -49,7 +50,10 @@ export async function prepareScenario(
   session.declareTasks = setup.declareTasks;
   const nodes = setup.cluster ?? SINGLE;
   cluster?.setNodeCount(nodes.nodes);
-  if (cluster) cluster.policy = nodes.policy;
+  if (cluster) {
+    cluster.policy = nodes.policy;
+    storeFirstEverywhere(cluster);
+  }
   const broken = cluster?.nodes.some((n) => !n.running || n.cut) ?? false;
   if (setup.store !== session.storage.serverStore.chosen) session.setServerStore(setup.store);
   else if (!session.server.running || broken) session.restartServer();
@@ -57,6 +61,18 @@ export async function prepareScenario(
   // Answers to the dismissed tasks' last polls would land in the emptied log as noise: let them arrive first.
   await session.whenIdle(SETTLE_MS);
   session.clearWireLog();
+  // The scenario's first request goes to node 1, so its narration can say which node does what.
+  cluster?.restartRotation();
+}
+
+/**
+ * Turns the T8 toggle off on every node (each one it was on for restarts), so
+ * no scenario leaves a node answering before its write lands: before a
+ * scenario's first step, and when the learner closes a run midway.
+ */
+export function storeFirstEverywhere(cluster: ClusterEndpoint): void {
+  for (const { node, earlyHandleMs } of cluster.nodes)
+    if (earlyHandleMs > 0) cluster.setEarlyHandle(node, 0);
 }
 
 /** Where the store the learner chose before the first scenario is kept across a reload (sessionStorage). */

@@ -26,6 +26,29 @@ export interface Discovery {
 export interface RemoteProblem {
   kind: 'cors' | 'unreachable' | 'refused';
   message: string;
+  /** With `cors`: the way round it, `npm run proxy` in front of that server. */
+  proxy?: ProxyAdvice;
+}
+
+/** `npm run proxy` for one server: the command to run and where the page then connects. */
+export interface ProxyAdvice {
+  /** E.g. `npm run proxy -- https://mcp.example.com/mcp`, the URL quoted for a shell when it must be. */
+  command: string;
+  /** The proxy's address for that server: its default port, the server's path and query. */
+  url: string;
+}
+
+/** Where `npm run proxy` listens unless told `--port` (beside serve's 3939 and the cluster's 3940). */
+export const DEFAULT_PROXY_PORT = 3941;
+
+/** The command that puts the project's CORS proxy in front of `url`, and the address to connect to then. */
+export function proxyAdviceFor(url: URL): ProxyAdvice {
+  const safe = /^[\w:/.?=%@+,~-]+$/.test(url.href);
+  const quoted = safe ? url.href : `'${url.href.replaceAll("'", `'\\''`)}'`;
+  return {
+    command: `npm run proxy -- ${quoted}`,
+    url: `http://127.0.0.1:${DEFAULT_PROXY_PORT}${url.pathname}${url.search}`,
+  };
 }
 
 const DiscoverResultSchema = z.looseObject({
@@ -139,13 +162,16 @@ export async function diagnose(
     () => true,
     () => false,
   );
-  return reachable
-    ? {
-        kind: 'cors',
-        message: `${url.host} answered, but the browser would not let this page read the answer: the server sends no CORS headers for this page's origin${origin ? ` (${origin})` : ''}. Make it answer CORS for this origin (the project's npm run serve does, for pages served from this machine), or put a proxy that adds CORS headers in front of it and connect to the proxy.`,
-      }
-    : {
-        kind: 'unreachable',
-        message: `Nothing answers at ${url.href}: the server is down, or the address is wrong (${errorMessage(error)}).`,
-      };
+  if (reachable) {
+    const proxy = proxyAdviceFor(url);
+    return {
+      kind: 'cors',
+      message: `CORS blocked the call: ${url.host} answered, but the browser would not let this page read the answer, because the server sends no CORS headers for this page's origin${origin ? ` (${origin})` : ''}. Make it answer CORS for this origin (the project's npm run serve does, for pages served from this machine), or put a proxy that adds CORS headers in front of it: run ${proxy.command} in this project, then connect to ${proxy.url}.`,
+      proxy,
+    };
+  }
+  return {
+    kind: 'unreachable',
+    message: `Nothing answers at ${url.href}: the server is down, or the address is wrong (${errorMessage(error)}).`,
+  };
 }

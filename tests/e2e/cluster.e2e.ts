@@ -107,3 +107,39 @@ test('T12: the node running a job is killed; another takes it over and the card 
   await expect(note).not.toContainText(`node ${node} carried`);
   await expect(serverStatus(card)).toHaveText('completed', { timeout: 20_000 });
 });
+
+test('T8: the Early handle toggle: with every node answering before its write, the first poll answers -32602; switched off, the same call completes', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await useCluster(page, 'indexeddb');
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  const note = panel.getByTestId('cluster-early-handle');
+  await expect(note).toContainText('the bug T8 rules out');
+  for (const node of [1, 2, 3]) {
+    const toggle = panel.getByRole('button', { name: `Node ${node} answers before storing` });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  }
+  await expect(note).toContainText('nodes 1, 2 and 3 return a');
+  await expect(note.getByRole('link', { name: 'T8' })).toBeVisible();
+  for (const node of [1, 2, 3])
+    await expect(panel.getByTestId(`cluster-node-${node}`).getByTestId('node-state')).toContainText(
+      'up',
+    );
+  await callTool(page, 'slow_compute', { seconds: '2' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/gone/, {
+    timeout: 15_000,
+  });
+  expect((await nodesOf(page, 'tasks/get', /./))[0]).toBeDefined();
+  await expect.poll(() => nodesOf(page, 'tasks/get', /-32602/)).not.toEqual([]);
+
+  for (const node of [1, 2, 3])
+    await panel.getByRole('button', { name: `Node ${node} answers before storing` }).click();
+  await expect(note).toContainText('the bug T8 rules out');
+  await page.getByRole('button', { name: 'Clear finished tasks' }).click();
+  await callTool(page, 'slow_compute', { seconds: '2' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed', {
+    timeout: 20_000,
+  });
+});

@@ -62,6 +62,8 @@ for (const viewport of VIEWPORTS) {
 test('nothing is wider than a 390 px screen: playground, a task, its detail, a scenario, the learning views', async ({
   page,
 }) => {
+  // Seven screens in one walk (a task run to completion among them): more than one screen's time.
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await openPlayground(page);
   await noSidewaysScroll(page, 'playground');

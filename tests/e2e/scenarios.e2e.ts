@@ -94,6 +94,10 @@ const PLANTED: readonly { id: ScenarioId; lastTask: string }[] = [
     id: 'created-not-success',
     lastTask: 'the slow_compute task ended completed (server said completed)',
   },
+  {
+    id: 'cluster-early-handle',
+    lastTask: 'the slow_compute task ended completed (server said completed)',
+  },
 ];
 
 for (const { id, lastTask } of PLANTED) {

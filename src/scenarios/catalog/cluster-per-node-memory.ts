@@ -1,6 +1,7 @@
 import { taskEnds, wireShows } from '../expect.ts';
-import { createdOn, errorCodeOf, taskOf } from '../observation.ts';
+import { createdOn } from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
+import { answeredNotFound } from '../steps.ts';
 import { taskFinished, taskFollowed } from '../waits.ts';
 
 export const clusterPerNodeMemory = defineScenario({
@@ -34,15 +35,11 @@ export const clusterPerNodeMemory = defineScenario({
         'The next tasks/get goes to the next node. It looks in its own memory, finds nothing, and answers as for any unknown taskId.',
       until: taskFinished('slow_compute'),
       expect: [
-        wireShows(
+        answeredNotFound(
           'other-node',
           'another node than the one that created the task answered tasks/get -32602 (T19)',
-          { direction: 'in', method: 'tasks/get', kind: 'error' },
-          (row, obs) =>
-            errorCodeOf(row) === -32602 &&
-            row.taskId === taskOf(obs, 'slow_compute')?.taskId &&
-            row.node !== undefined &&
-            row.node !== createdOn(obs, 'slow_compute'),
+          'slow_compute',
+          (row, obs) => row.node !== undefined && row.node !== createdOn(obs, 'slow_compute'),
         ),
         taskEnds('gone', 'slow_compute', 'gone'),
       ],

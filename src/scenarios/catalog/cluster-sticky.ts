@@ -1,6 +1,7 @@
-import { expectThat, taskEnds, wireShows } from '../expect.ts';
-import { createdOn, errorCodeOf, nodesAnswering, taskOf } from '../observation.ts';
+import { expectThat, taskEnds } from '../expect.ts';
+import { createdOn, nodesAnswering, taskOf } from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
+import { answeredNotFound, faultSeen, pollSaysWorking } from '../steps.ts';
 import { polledAtLeast, taskFinished } from '../waits.ts';
 
 export const clusterSticky = defineScenario({
@@ -27,12 +28,7 @@ export const clusterSticky = defineScenario({
             saw: `created on node ${created ?? '?'}; polls answered by ${nodes.length > 0 ? `node ${nodes.join(', node ')}` : 'no node yet'}`,
           };
         }),
-        wireShows(
-          'working',
-          'its node answers working',
-          { direction: 'in', method: 'tasks/get', kind: 'result' },
-          (row) => row.status === 'working',
-        ),
+        pollSaysWorking('its node answers working'),
       ],
     },
     {
@@ -51,21 +47,14 @@ export const clusterSticky = defineScenario({
             : 'another node carries it on',
       },
       expect: [
-        wireShows(
+        answeredNotFound(
           'lost',
           'after the kill, another node answered tasks/get -32602 (T19: correct only until that node dies)',
-          { direction: 'in', method: 'tasks/get', kind: 'error' },
-          (row, obs) => errorCodeOf(row) === -32602 && row.node !== createdOn(obs, 'slow_compute'),
+          'slow_compute',
+          (row, obs) => row.node !== createdOn(obs, 'slow_compute'),
         ),
         taskEnds('gone', 'slow_compute', 'gone'),
-        expectThat('killed', 'the node was killed, the others kept running', (obs) => ({
-          pass: obs.faults.some((f) => f.kind === 'node.killed'),
-          saw:
-            obs.faults
-              .filter((f) => f.kind.startsWith('node.'))
-              .map((f) => f.kind)
-              .join(', ') || 'no node events',
-        })),
+        faultSeen('killed', 'the node was killed, the others kept running', 'node.killed'),
       ],
     },
   ],

@@ -1,7 +1,7 @@
-import { taskEnds, taskIs, wireNever } from '../expect.ts';
-import { createdOn, errorCodeOf, taskOf } from '../observation.ts';
+import { taskIs } from '../expect.ts';
+import { createdOn } from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
-import { taskFinished } from '../waits.ts';
+import { checkpointSaved, killSurvived } from '../steps.ts';
 
 /** `node 3` from a runner id `node 3/ab12cd34`. */
 const nodeName = (runner: string | undefined): string | undefined =>
@@ -21,30 +21,16 @@ export const clusterTakeover = defineScenario({
       narration:
         'slow_compute (6 s), on whichever node the balancer picks. That node runs the job under a lease it renews every second, and saves a checkpoint after every second of work.',
       run: (stage) => stage.callTool('slow_compute', { seconds: 6 }, true),
-      until: {
-        description: 'a checkpoint saved (computing: 1 of 6 s)',
-        holds: (obs) =>
-          /computing: [1-4] of 6 s/.test(taskOf(obs, 'slow_compute')?.statusMessage ?? ''),
-      },
+      until: checkpointSaved('slow_compute', 6),
     },
-    {
-      id: 'kill',
+    killSurvived({
       title: 'Kill the node running it',
       narration:
         'The node that created the task (and runs its job) dies mid-job. Polls go on to the other nodes, which read the task from the store. Once the lease runs out, one of them claims it and resumes the job.',
-      run: (stage, { obs }) => stage.killNode(createdOn(obs, 'slow_compute') ?? 1),
-      until: taskFinished('slow_compute'),
-      timeoutMs: 30_000,
-      predict: {
-        question: 'How does the task end?',
-        choices: ['completed', 'gone (-32602)', 'failed'],
-        actual: (obs) => {
-          const final = taskOf(obs, 'slow_compute')?.final;
-          return final === 'gone' ? 'gone (-32602)' : (final ?? 'still running');
-        },
-      },
+      toolName: 'slow_compute',
+      kill: (stage, { obs }) => stage.killNode(createdOn(obs, 'slow_compute') ?? 1),
+      because: 'the task lives in the store, not in the node',
       expect: [
-        taskEnds('completed', 'slow_compute', 'completed'),
         taskIs(
           'taken-over',
           'another node took the job over from the killed one, from a checkpoint, once (T12)',
@@ -65,13 +51,7 @@ export const clusterTakeover = defineScenario({
               ? `resumes ${task.resumes}: ${nodeName(task.takeover.by) ?? task.takeover.by} from ${nodeName(task.takeover.from) ?? task.takeover.from ?? 'nobody'}, checkpoint ${task.takeover.checkpoint ?? 'none'}`
               : `resumes ${task.resumes}, no take-over`,
         ),
-        wireNever(
-          'never-lost',
-          'no tasks/get answered -32602: the task lives in the store, not in the node',
-          { direction: 'in', method: 'tasks/get', kind: 'error' },
-          (row) => errorCodeOf(row) === -32602,
-        ),
       ],
-    },
+    }),
   ],
 });

@@ -1,6 +1,7 @@
 import { taskEnds, taskIs, wireShows } from '../expect.ts';
 import { callAnswerKind, taskOf } from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
+import { pollSaysWorking } from '../steps.ts';
 import { polledAtLeast, taskFinished, taskFollowed } from '../waits.ts';
 
 export const happyPath = defineScenario({
@@ -45,12 +46,7 @@ export const happyPath = defineScenario({
           { direction: 'out', method: 'tasks/get' },
           (row, obs) => row.taskId === taskOf(obs, 'slow_compute')?.taskId,
         ),
-        wireShows(
-          'working',
-          'a tasks/get answer says working (T6, T10)',
-          { direction: 'in', method: 'tasks/get', kind: 'result' },
-          (row) => row.gist === 'working',
-        ),
+        pollSaysWorking('a tasks/get answer says working (T6, T10)'),
       ],
     },
     {

@@ -1,6 +1,7 @@
-import { expectThat, taskEnds, taskIs, wireNever, wireShows } from '../expect.ts';
-import { errorCodeOf, taskOf } from '../observation.ts';
+import { taskEnds, taskIs } from '../expect.ts';
+import { taskOf } from '../observation.ts';
 import { defineScenario } from '../scenario.ts';
+import { answeredNotFound, checkpointSaved, faultSeen, killSurvived } from '../steps.ts';
 import { polledAtLeast, taskFinished } from '../waits.ts';
 
 export const killMemoryStore = defineScenario({
@@ -37,22 +38,13 @@ export const killMemoryStore = defineScenario({
         },
       },
       expect: [
-        wireShows(
+        answeredNotFound(
           'not-found',
           'tasks/get for the old taskId answered -32602 (T13, C7)',
-          { direction: 'in', method: 'tasks/get', kind: 'error' },
-          (row, obs) =>
-            errorCodeOf(row) === -32602 && row.taskId === taskOf(obs, 'slow_compute')?.taskId,
+          'slow_compute',
         ),
         taskEnds('gone', 'slow_compute', 'gone'),
-        expectThat('restarted', 'a fresh server worker was started', (obs) => ({
-          pass: obs.faults.some((f) => f.kind === 'server.started'),
-          saw:
-            obs.faults
-              .filter((f) => f.kind.startsWith('server.'))
-              .map((f) => f.kind)
-              .join(', ') || 'no server events',
-        })),
+        faultSeen('restarted', 'a fresh server worker was started', 'server.started'),
       ],
     },
   ],
@@ -72,33 +64,19 @@ export const killDurableStore = defineScenario({
       narration:
         'slow_compute (4 s) on a server that keeps its tasks in IndexedDB; the job saves a checkpoint after every second.',
       run: (stage) => stage.callTool('slow_compute', { seconds: 4 }, true),
-      until: {
-        description: 'a checkpoint saved (computing: 1 of 4 s)',
-        holds: (obs) =>
-          /computing: [1-3] of 4 s/.test(taskOf(obs, 'slow_compute')?.statusMessage ?? ''),
-      },
+      until: checkpointSaved('slow_compute', 4),
     },
-    {
-      id: 'kill',
+    killSurvived({
       title: 'Kill the server, start a fresh one',
       narration:
         'The worker dies mid-job. A fresh worker opens the same database, finds an unfinished task whose lease ran out, and takes the job over.',
-      run: (stage) => {
+      toolName: 'slow_compute',
+      kill: (stage) => {
         stage.killServer();
         stage.restartServer();
       },
-      until: taskFinished('slow_compute'),
-      timeoutMs: 30_000,
-      predict: {
-        question: 'How does the task end?',
-        choices: ['completed', 'failed', 'gone (-32602)'],
-        actual: (obs) => {
-          const final = taskOf(obs, 'slow_compute')?.final;
-          return final === 'gone' ? 'gone (-32602)' : (final ?? 'still running');
-        },
-      },
+      because: 'the task survived its worker',
       expect: [
-        taskEnds('completed', 'slow_compute', 'completed'),
         taskIs(
           'resumed',
           "a fresh worker took the job over (resumes ≥ 1 in the task's _meta)",
@@ -106,13 +84,7 @@ export const killDurableStore = defineScenario({
           (task) => task.resumes >= 1,
           (task) => `resumes ${task.resumes}`,
         ),
-        wireNever(
-          'never-lost',
-          'no tasks/get answered -32602: the task survived its worker',
-          { direction: 'in', method: 'tasks/get', kind: 'error' },
-          (row) => errorCodeOf(row) === -32602,
-        ),
       ],
-    },
+    }),
   ],
 });

@@ -306,7 +306,8 @@ function parseRecord(text: string): TaskRecord {
 }
 
 function asUnavailable(error: unknown): unknown {
-  if (!isUnavailable(error)) return error;
+  // Already said (a query inside open() that failed): wrapping it again would say it twice.
+  if (error instanceof TaskStoreUnavailable || !isUnavailable(error)) return error;
   const reason = error instanceof Error && error.message ? error.message : 'no connection';
   return new TaskStoreUnavailable(`PostgreSQL: ${reason}`);
 }

@@ -22,6 +22,10 @@ export interface LinkBalancer {
   served(message: unknown, node: number, direction: 'out' | 'in'): void;
   /** This connection closed. */
   closed(link: BalancedLink): void;
+  /** What the learner calls `node`: `node 2`, or `the server` when it is the only one. */
+  nameOf(node: number): string;
+  /** Why no request can be forwarded now, in the words of the setup (one node or several). */
+  noneReachable(): string;
 }
 
 const STREAM_METHOD = 'subscriptions/listen';
@@ -54,7 +58,7 @@ export class BalancedLink implements Transport {
     if (parsed.kind === 'request') {
       const node = this.#balancer.route(parsed.message);
       if (node === undefined) {
-        this.close('no server node is reachable behind the balancer');
+        this.close(this.#balancer.noneReachable());
         return;
       }
       const { id, method } = parsed.message;
@@ -137,6 +141,7 @@ export class BalancedLink implements Transport {
     for (const map of [this.#pending, this.#streams])
       for (const [id, n] of map) if (n === node) ids.add(id);
     const lost = ids.size;
-    if (lost > 0) this.close(`node ${node} went away (${reason}); ${lost} in flight on it`);
+    if (lost > 0)
+      this.close(`${this.#balancer.nameOf(node)} went away (${reason}); ${lost} in flight on it`);
   }
 }

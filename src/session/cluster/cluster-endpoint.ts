@@ -20,6 +20,12 @@ import { TaskPlacement } from './task-placement.ts';
 
 export const MIN_NODES = 1;
 export const MAX_NODES = 5;
+/**
+ * How long a node with the T8 toggle on ({@link ClusterEndpoint.setEarlyHandle}) keeps a task
+ * unwritten after returning its handle: longer than a first poll's wait, so another node
+ * serving that poll finds nothing.
+ */
+export const EARLY_HANDLE_MS = 3000;
 
 /** One node as the page shows it. */
 export interface NodeStatus {
@@ -30,6 +36,8 @@ export interface NodeStatus {
   cut: boolean;
   /** 1 for its first worker, +1 per restart. */
   generation: number;
+  /** The T8 toggle: ms its store write lands after the handle; 0 when it stores first. */
+  earlyHandleMs: number;
 }
 
 /** A node was killed, started, cut off or let back in (the fault log records it). */
@@ -99,6 +107,7 @@ export class ClusterEndpoint implements ServerEndpoint {
       running: n.endpoint.running,
       cut: n.cut,
       generation: n.endpoint.generation,
+      earlyHandleMs: this.earlyHandleOf(i + 1),
     }));
   }
 
@@ -124,6 +133,8 @@ export class ClusterEndpoint implements ServerEndpoint {
       const node = this.#nodes.length;
       this.killNode(node);
       this.#nodes.pop();
+      // A node added later is a new one: it stores first.
+      this.#earlyHandle.delete(node);
     }
     this.#events.emit('change', undefined);
   }
@@ -170,7 +181,7 @@ export class ClusterEndpoint implements ServerEndpoint {
    */
   setEarlyHandle(node: number, ms: number): void {
     const n = this.#nodes[node - 1];
-    if (!n) return;
+    if (!n || this.earlyHandleOf(node) === Math.max(0, Math.round(ms))) return;
     if (ms > 0) this.#earlyHandle.set(node, Math.round(ms));
     else this.#earlyHandle.delete(node);
     n.endpoint.configure(this.#startFor(node));
@@ -181,6 +192,11 @@ export class ClusterEndpoint implements ServerEndpoint {
   /** The ms node `node`'s store write lands after its handle; 0 when it keeps T8. */
   earlyHandleOf(node: number): number {
     return this.#earlyHandle.get(node) ?? 0;
+  }
+
+  /** The balancer starts its round again from node 1 (and random from its seed), so a scenario plays alike each time. */
+  restartRotation(): void {
+    this.#picker.restart();
   }
 
   // ServerEndpoint: the cluster as one server.
@@ -207,7 +223,7 @@ export class ClusterEndpoint implements ServerEndpoint {
   }
 
   async connect(identity: string): Promise<Transport> {
-    if (this.live.length === 0) throw new Error('no server node is up');
+    if (this.live.length === 0) throw new Error(this.#noneReachable());
     const link = new BalancedLink({
       route: (request) => this.#route(request),
       open: (node) => {
@@ -218,9 +234,11 @@ export class ClusterEndpoint implements ServerEndpoint {
       served: (message, node, direction) => {
         if (direction === 'in') this.#placement.learn(message, node);
         // One node is the single server: its messages name no node, and the page looks as before.
-        if (this.#nodes.length > 1) this.#events.emit('served', { message, node, direction });
+        if (!this.#single) this.#events.emit('served', { message, node, direction });
       },
       closed: (link) => this.#links.delete(link),
+      nameOf: (node) => (this.#single ? 'the server' : `node ${node}`),
+      noneReachable: () => this.#noneReachable(),
     });
     this.#links.add(link);
     return link;
@@ -261,6 +279,17 @@ export class ClusterEndpoint implements ServerEndpoint {
 
   onServed(listener: (report: ServedReport) => void): () => void {
     return this.#events.on('served', listener);
+  }
+
+  /** One node is the single server: nothing it says names a node or a balancer. */
+  get #single(): boolean {
+    return this.#nodes.length === 1;
+  }
+
+  #noneReachable(): string {
+    return this.#single
+      ? 'the server is not running'
+      : 'no server node is reachable behind the balancer';
   }
 
   #route(request: JsonRpcRequest): number | undefined {

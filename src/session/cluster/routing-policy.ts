@@ -36,9 +36,17 @@ export class NodePicker {
   /** The node round-robin picked last: the next pick is the first live one after it. */
   #last = 0;
   #prng: Prng;
+  readonly #seed: number;
 
   constructor(seed: number) {
+    this.#seed = seed;
     this.#prng = new Prng(seed);
+  }
+
+  /** From the top: round-robin's next pick is the first live node, random's draws start again from the seed. */
+  restart(): void {
+    this.#last = 0;
+    this.#prng = new Prng(this.#seed);
   }
 
   /**

@@ -1,13 +1,17 @@
 /**
  * The cluster control over the session's `ClusterEndpoint`: how many nodes,
  * the balancer's policy, each node's state, and the per-node kill, restart
- * and cut off. Reads the cluster itself on each of its changes (nothing is
+ * and cut off, and the T8 toggle. Reads the cluster itself on each of its changes (nothing is
  * mirrored); the store is the session's server-store choice, shared by
  * every node (IndexedDB) or one memory per node.
  */
 import { createSubscriber } from 'svelte/reactivity';
 import type { TaskStoreKind } from '../../protocol/worker-control.ts';
-import type { ClusterEndpoint, NodeStatus } from '../../session/cluster/cluster-endpoint.ts';
+import {
+  EARLY_HANDLE_MS,
+  type ClusterEndpoint,
+  type NodeStatus,
+} from '../../session/cluster/cluster-endpoint.ts';
 import type { RoutingPolicy } from '../../session/cluster/routing-policy.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import { watch } from './session-subscriber.ts';
@@ -71,5 +75,10 @@ export class ClusterControls {
 
   setCut(node: number, cut: boolean): void {
     this.#cluster.setCut(node, cut);
+  }
+
+  /** The T8 toggle: on, `node` returns each handle {@link EARLY_HANDLE_MS} before its store write lands; it restarts. */
+  setEarlyHandle(node: number, on: boolean): void {
+    this.#cluster.setEarlyHandle(node, on ? EARLY_HANDLE_MS : 0);
   }
 }

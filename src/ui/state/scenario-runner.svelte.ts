@@ -5,13 +5,15 @@
  * on. A thin adapter: the run (its XState machine) keeps the state, and
  * `createSubscriber` makes reading it reactive; nothing is mirrored here.
  *
+ * The catalogue and the run machine load on demand (`load()`, see
+ * `scenario-library.ts`): every method that needs them waits for them.
+ *
  * URL flags: `speed=0.5|1|2|max`; `play` (or `speed=max`) starts playing
  * at once; `drill` turns on "predict the next state"; `plant=wrong-outcome`
  * adds a deliberately wrong expectation, to watch one turn red.
  */
 import { createSubscriber } from 'svelte/reactivity';
-import { isScenarioId, scenarioById, type ScenarioId } from '../../scenarios/index.ts';
-import { PLANT_FLAG, withPlantedFailure } from '../../scenarios/planted.ts';
+import type { ScenarioId } from '../../scenarios/index.ts';
 import { z } from 'zod';
 import {
   parseSpeed,
@@ -20,9 +22,10 @@ import {
   type SavedRun,
   type Speed,
 } from '../../scenarios/run-state.ts';
-import { ScenarioRun } from '../../scenarios/run.ts';
+import type { ScenarioRun } from '../../scenarios/run.ts';
 import type { ScenarioDefinition, TabLink } from '../../scenarios/scenario.ts';
 import type { ScenarioStage } from '../../scenarios/stage.ts';
+import type { ScenarioLibrary } from './scenario-library.ts';
 
 const SAVED_KEY = 'mcp-tasks-playground:scenario-run';
 
@@ -43,9 +46,25 @@ export class ScenarioRunner {
   /** A `?scenario=` the page does not know (a typo, or a link from a newer version). */
   #unknownId = $state<string | undefined>();
   #planted = false;
+  #library = $state.raw<ScenarioLibrary | undefined>();
+  #loading: Promise<ScenarioLibrary> | undefined;
 
   constructor(stage: ScenarioStage) {
     this.#stage = stage;
+  }
+
+  /** Every scenario, in the list's order; undefined until the catalogue has loaded. */
+  get catalogue(): ScenarioLibrary['scenarios'] | undefined {
+    return this.#library?.scenarios;
+  }
+
+  /** Loads the catalogue and the run machine (once; later calls share the first). */
+  load(): Promise<ScenarioLibrary> {
+    this.#loading ??= import('./scenario-library.ts').then((library) => {
+      this.#library = library;
+      return library;
+    });
+    return this.#loading;
   }
 
   get #run(): ScenarioRun | undefined {
@@ -89,10 +108,12 @@ export class ScenarioRunner {
    * saved before a reload carries on; otherwise it waits for Play or Step,
    * or plays at once with `play` or `speed=max`.
    */
-  startFromUrl(): void {
+  async startFromUrl(): Promise<void> {
     const params = new URLSearchParams(location.search);
     const id = params.get('scenario');
-    if (!isScenarioId(id)) {
+    if (id === null) return;
+    const library = await this.load();
+    if (!library.isScenarioId(id)) {
       if (id !== null) this.#unknownId = id;
       return;
     }
@@ -102,7 +123,7 @@ export class ScenarioRunner {
     const unfinished =
       saved && ['running', 'paused', 'predicting'].includes(saved.run.snapshot.status);
     if (saved && unfinished && saved.run.snapshot.scenarioId === id) {
-      this.#open(id, {
+      this.#open(library, id, {
         speed,
         drill: saved.run.snapshot.drill,
         planted: saved.planted,
@@ -111,23 +132,24 @@ export class ScenarioRunner {
       this.#run?.resume();
       return;
     }
-    this.#open(id, {
+    this.#open(library, id, {
       speed,
       drill: params.has('drill'),
-      planted: params.get('plant') === PLANT_FLAG,
+      planted: params.get('plant') === library.PLANT_FLAG,
     });
     if (params.has('play') || speed === 'max') this.#run?.play();
   }
 
   /** Back and Forward between addresses this page pushed: open (or close) what the address names. */
-  followHistory(): void {
+  async followHistory(): Promise<void> {
     const id = new URLSearchParams(location.search).get('scenario');
     if (id === this.scenario?.id) return;
-    if (!isScenarioId(id)) {
+    const library = id === null ? this.#library : await this.load();
+    if (!library?.isScenarioId(id)) {
       this.#dispose();
       return this.#stage.leave?.();
     }
-    this.#open(id, {
+    this.#open(library, id, {
       speed: this.#run?.snapshot.speed ?? 1,
       drill: this.#run?.snapshot.drill ?? false,
       planted: false,
@@ -135,13 +157,14 @@ export class ScenarioRunner {
   }
 
   /** Opens a scenario from the list; the address becomes its shareable link. */
-  open(id: ScenarioId): void {
+  async open(id: ScenarioId): Promise<void> {
+    const library = await this.load();
     const url = new URL(location.href);
     for (const key of ['scenario', 'speed', 'play', 'drill', 'plant', 'follow'])
       url.searchParams.delete(key);
     url.searchParams.set('scenario', id);
     history.pushState(null, '', url);
-    this.#open(id, {
+    this.#open(library, id, {
       speed: this.#run?.snapshot.speed ?? 1,
       drill: this.#run?.snapshot.drill ?? false,
       planted: false,
@@ -208,14 +231,16 @@ export class ScenarioRunner {
   }
 
   #open(
+    library: ScenarioLibrary,
     id: ScenarioId,
     options: { speed: Speed; drill: boolean; planted: boolean; saved?: SavedRun },
   ): void {
     this.#run?.dispose();
     this.#unknownId = undefined;
     this.#planted = options.planted;
-    const scenario = options.planted ? withPlantedFailure(scenarioById(id)) : scenarioById(id);
-    const run = new ScenarioRun(scenario, this.#stage, {
+    const found = library.scenarioById(id);
+    const scenario = options.planted ? library.withPlantedFailure(found) : found;
+    const run = new library.ScenarioRun(scenario, this.#stage, {
       speed: options.speed,
       drill: options.drill,
       ...(options.saved ? { saved: options.saved } : {}),

@@ -16,7 +16,11 @@ import type {
 } from '../../scenarios/observation.ts';
 import type { RequestOptions, ScenarioStage, StageSetup } from '../../scenarios/stage.ts';
 import type { PageSession } from '../../session/page-session.ts';
-import { prepareScenario, ScenarioStoreKeeper } from '../../session/scenario-setup.ts';
+import {
+  prepareScenario,
+  ScenarioStoreKeeper,
+  storeFirstEverywhere,
+} from '../../session/scenario-setup.ts';
 import type { FollowedTask } from './followed-task.svelte.ts';
 import { listenToPeers } from './peer-tabs.ts';
 import type { Playground } from './playground.svelte.ts';
@@ -84,6 +88,8 @@ export class PageStage implements ScenarioStage {
 
   leave(): void {
     this.#storeKeeper.left();
+    const cluster = this.#playground.cluster?.endpoint;
+    if (cluster) storeFirstEverywhere(cluster);
   }
 
   observe(since: number): Observation {
@@ -201,6 +207,10 @@ export class PageStage implements ScenarioStage {
 
   cutNode(node: number, cut: boolean): void {
     this.#playground.cluster?.setCut(node, cut);
+  }
+
+  setEarlyHandle(node: number, on: boolean): void {
+    this.#playground.cluster?.setEarlyHandle(node, on);
   }
 
   arm(trigger: TriggerId, action: RuleAction): void {

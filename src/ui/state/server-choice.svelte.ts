@@ -62,6 +62,12 @@ export class ServerChoice {
     return true;
   }
 
+  /** Connects to `url` with the token entered (the proxy the CORS advice names). */
+  connectTo(url: string): boolean {
+    this.url = url;
+    return this.connect();
+  }
+
   /** Back to the server in this page's Web Worker. */
   useBuiltIn(): void {
     chooseBuiltInServer(this.#storage);

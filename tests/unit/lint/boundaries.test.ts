@@ -90,6 +90,36 @@ describe('the architecture rule (eslint-plugin-boundaries)', { timeout: 60_000 }
     );
   });
 
+  it('src/grade may import src/protocol and src/server, never the page; Node builtins only in its Node-only files', async () => {
+    const file = 'src/grade/planted.ts';
+    expect(
+      await boundaryErrors(
+        file,
+        "import '../protocol/task.ts';\nimport '../server/tool.ts';\nimport 'zod';\n",
+      ),
+    ).toEqual([]);
+    expect(await boundaryErrors(file, "import 'node:http';\n")).toHaveLength(1);
+    expect(await boundaryErrors(file, "import '../session/page-session.ts';\n")).toHaveLength(1);
+    expect(await boundaryErrors('src/grade/node-planted.ts', "import 'node:http';\n")).toEqual([]);
+    // Nothing of the page imports the grader.
+    expect(
+      await boundaryErrors('src/ui/planted.ts', "import '../grade/checks.ts';\n"),
+    ).toHaveLength(1);
+  });
+
+  it('src/check may import src/protocol and zod, never the page or the server; the page may import it', async () => {
+    const file = 'src/check/planted.ts';
+    expect(
+      await boundaryErrors(file, "import 'zod';\nimport '../protocol/envelope.ts';\n"),
+    ).toEqual([]);
+    expect(await boundaryErrors(file, "import '../client/rpc-client.ts';\n")).toHaveLength(1);
+    expect(await boundaryErrors(file, "import '../server/node-host.ts';\n")).toHaveLength(1);
+    expect(await boundaryErrors(file, "import 'node:http';\n")).toHaveLength(1);
+    expect(
+      await boundaryErrors('src/ui/planted.ts', "import '../check/check-report.ts';\n"),
+    ).toEqual([]);
+  });
+
   it('a folder the rule does not know yet may import no other folder and no package', async () => {
     const file = 'src/unlisted/planted.ts';
     expect(await boundaryErrors(file, "import '../protocol/task.ts';\n")).toHaveLength(1);

@@ -151,6 +151,9 @@ export class FakeStage implements ScenarioStage {
   cutNode(node: number, cut: boolean): void {
     this.actions.push(`${cut ? 'cut' : 'rejoin'} node ${node}`);
   }
+  setEarlyHandle(node: number, on: boolean): void {
+    this.actions.push(`early handle node ${node} ${on ? 'on' : 'off'}`);
+  }
   arm(trigger: string): void {
     this.actions.push(`arm ${trigger}`);
   }

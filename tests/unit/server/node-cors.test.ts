@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isLoopbackOrigin } from '../../../src/server/node-cors.ts';
+import { startNodeHost } from '../../../src/server/node-host.ts';
 import { request, served, serveNodeHost } from '../helpers/node-host-client.ts';
 import { httpHeadersFor } from '../../../src/protocol/envelope.ts';
 
@@ -57,6 +58,29 @@ describe('node host: CORS for the playground page', () => {
     });
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('C5: with cors off (npm run serve -- --no-cors) nothing answers CORS, for npm run proxy to add', async () => {
+    const host = await startNodeHost({ host: '127.0.0.1', port: 0, cors: false });
+    try {
+      const preflight = await fetch(host.url, {
+        method: 'OPTIONS',
+        headers: { origin: PAGE, 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      await preflight.arrayBuffer();
+      const body = request('server/discover');
+      const answer = await fetch(host.url, {
+        method: 'POST',
+        headers: { ...httpHeadersFor(body), origin: PAGE },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+      expect(await answer.json()).toMatchObject({ result: { supportedVersions: ['2026-07-28'] } });
+    } finally {
+      await host.close();
+    }
   });
 
   it('only pages served from this machine count as loopback origins', () => {

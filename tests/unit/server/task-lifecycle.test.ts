@@ -14,6 +14,7 @@ import {
   requestCancel,
   requestInput,
   takeResponses,
+  withPollInterval,
 } from '../../../src/server/task-lifecycle.ts';
 import { record } from './task-store-contract.ts';
 
@@ -27,6 +28,13 @@ describe('task lifecycle', () => {
       'completed',
     );
     expect(requestCancel(done, 7)).toBe(done);
+  });
+
+  it("T6: a task's pollIntervalMs may change while it runs, never once it is terminal", () => {
+    const changed = withPollInterval(record('a'), 1500, 9);
+    expect(changed).toMatchObject({ pollIntervalMs: 1500, lastUpdatedAt: 9 });
+    const done = finish(changed, { status: 'completed', result: { content: [] } }, 10);
+    expect(withPollInterval(done, 250, 11)).toBe(done);
   });
 
   it('T14: an input key is never reused within a task', () => {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WireEntry } from '../../../src/client/rpc-client.ts';
 import { JOB_PROGRESS_META } from '../../../src/protocol/job-progress.ts';
 import type { ClusterEndpoint } from '../../../src/session/cluster/cluster-endpoint.ts';
+import { prepareScenario } from '../../../src/session/scenario-setup.ts';
 import type { PacketUpdate } from '../../../src/net/net-marks.ts';
 import { clusterOf, type ClusterSetup } from '../helpers/cluster-nodes.ts';
 import { FAKE_TIMERS, RealStack } from '../helpers/real-stack.ts';
@@ -180,5 +181,67 @@ describe('the page cluster', () => {
     await kept.s.advance(4000);
     expect(pollAnswers(kept.s)[0]?.[1]).toBe('working');
     expect(task(kept.s).value).toBe('completed');
+  });
+
+  it('T8: a scenario setup turns every early node back to storing first, and sends its first request to node 1', async () => {
+    const { s, cluster } = await open({ nodes: 2, store: 'shared', policy: 'round-robin' });
+    cluster.setEarlyHandle(2, 3000);
+    expect(cluster.nodes.map((n) => n.earlyHandleMs)).toEqual([0, 3000]);
+    // Move the balancer's round on, so node 1 is not the next pick by chance.
+    s.call('slow_compute', { seconds: 1 }, true);
+    await s.advance(3000);
+    const setup = prepareScenario(
+      s.page.session,
+      { store: 'memory', declareTasks: true, cluster: { nodes: 2, policy: 'round-robin' } },
+      cluster,
+    );
+    await s.advance(3000);
+    await setup;
+    expect(cluster.nodes.map((n) => n.earlyHandleMs)).toEqual([0, 0]);
+    const before = s.page.wire.length;
+    s.call('slow_compute', { seconds: 1 }, true);
+    await s.advance(3000);
+    const sent = s.page.wire.slice(before);
+    const call = sent.find(
+      (e) => e.direction === 'in' && (e.message as { result?: unknown }).result !== undefined,
+    );
+    expect(call?.node).toBe(1);
+    expect(task(s).value).toBe('completed');
+  });
+
+  it('T8: a node removed and added again starts storing first', async () => {
+    const { cluster } = await open({ nodes: 3, store: 'shared', policy: 'round-robin' });
+    cluster.setEarlyHandle(3, 3000);
+    cluster.setNodeCount(2);
+    cluster.setNodeCount(3);
+    expect(cluster.earlyHandleOf(3)).toBe(0);
+    expect(cluster.nodes.map((n) => n.earlyHandleMs)).toEqual([0, 0, 0]);
+  });
+
+  it('C8: one node is the single server: a kill breaks the link in its words, naming no node or balancer', async () => {
+    const { s } = await open({ nodes: 1, store: 'shared', policy: 'round-robin' });
+    s.call('slow_compute', { seconds: 4 }, true);
+    await s.advance(1200);
+    s.network.killServer();
+    await s.advance(1500);
+    const reasons = s.network.log.events.flatMap((e) =>
+      e.kind === 'link.dropped' || e.kind === 'connect.refused' ? [e.reason] : [],
+    );
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) expect(reason).not.toMatch(/balancer|node/);
+    expect(reasons.join(' | ')).toMatch(/the server/);
+  });
+
+  it('C8: behind the balancer, losing every node says so', async () => {
+    const { s, cluster } = await open({ nodes: 2, store: 'shared', policy: 'round-robin' });
+    s.call('slow_compute', { seconds: 4 }, true);
+    await s.advance(1200);
+    cluster.killNode(1);
+    cluster.killNode(2);
+    await s.advance(1500);
+    const reasons = s.network.log.events.flatMap((e) =>
+      e.kind === 'link.dropped' || e.kind === 'connect.refused' ? [e.reason] : [],
+    );
+    expect(reasons.join(' | ')).toMatch(/no server node is (reachable behind the balancer|up)/);
   });
 });

@@ -15,7 +15,7 @@ import {
   type ChoiceStorage,
 } from '../../../src/session/remote-choice.ts';
 import { journalNameFor, RemoteEndpoint } from '../../../src/session/remote-endpoint.ts';
-import { parseServerUrl } from '../../../src/session/server-discovery.ts';
+import { parseServerUrl, proxyAdviceFor } from '../../../src/session/server-discovery.ts';
 import { startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 
@@ -106,6 +106,24 @@ describe('remote server: bad input, each in words', () => {
     expect(endpoint.status.problem?.kind).toBe('cors');
     expect(endpoint.status.problem?.message).toMatch(/answer CORS for this origin.*proxy/);
     expect(endpoint.status.problem?.message).toContain('http://page.test');
+    // The way round it, with the learner's URL filled in: the command the page shows and copies.
+    expect(endpoint.status.problem?.proxy).toEqual({
+      command: 'npm run proxy -- http://server.test/mcp',
+      url: 'http://127.0.0.1:3941/mcp',
+    });
+    expect(endpoint.status.problem?.message).toContain(
+      'run npm run proxy -- http://server.test/mcp in this project, then connect to http://127.0.0.1:3941/mcp',
+    );
+  });
+
+  it('CORS: the proxy command quotes a URL a shell would split, and keeps its path and query', () => {
+    expect(proxyAdviceFor(new URL('https://mcp.example.com/v1/mcp?key=a&region=eu'))).toEqual({
+      command: "npm run proxy -- 'https://mcp.example.com/v1/mcp?key=a&region=eu'",
+      url: 'http://127.0.0.1:3941/v1/mcp?key=a&region=eu',
+    });
+    expect(proxyAdviceFor(new URL("https://x.example/it's")).command).toBe(
+      "npm run proxy -- 'https://x.example/it'\\''s'",
+    );
   });
 
   it('a 401 on server/discover: the connect attempt fails naming the bearer token', async () => {

@@ -1,0 +1,149 @@
+/**
+ * The run file's cost: export (`serializeRunFile`) and import
+ * (`parseRunFile`: JSON.parse and the zod schema) of a 3,000-message and a
+ * 100,000-message run, each beside `JSON.parse` alone of the same text, the
+ * floor any reader pays. In Node; the page runs the same code. `--small`
+ * measures the 3,000-message run only.
+ */
+import { performance } from 'node:perf_hooks';
+import { parseRunFile, serializeRunFile, type RunFile } from '../../src/record/run-file.ts';
+import type { RunEvent } from '../../src/record/run-events.ts';
+import { cleanLink } from '../../src/net/link-conditions.ts';
+import type { BenchPart } from './context.ts';
+import { figure, type Figure } from './figures.ts';
+
+const PART = 'run-file';
+const T0 = Date.parse('2026-07-28T10:00:00Z');
+
+/** A run like a busy page's: polls and their answers, with network marks, and task steps. */
+export function syntheticRun(messages: number): RunFile {
+  const events: RunEvent[] = [];
+  for (let i = 0; i < messages; i++) {
+    const at = i * 25;
+    const id = Math.floor(i / 2) + 1;
+    const taskId = `task-${(id % 40).toString().padStart(4, '0')}-0000-4000-8000-000000000000`;
+    const out = i % 2 === 0;
+    events.push({
+      at,
+      kind: 'wire',
+      entry: {
+        seq: i + 1,
+        at: T0 + at,
+        direction: out ? 'out' : 'in',
+        message: out
+          ? {
+              jsonrpc: '2.0',
+              id,
+              method: 'tasks/get',
+              params: {
+                taskId,
+                _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'page', version: '0.1.0' } },
+              },
+            }
+          : {
+              jsonrpc: '2.0',
+              id,
+              result: {
+                taskId,
+                status: 'working',
+                statusMessage: `step ${i % 17} of 20`,
+                createdAt: '2026-07-28T10:00:00.000Z',
+                lastUpdatedAt: '2026-07-28T10:00:01.000Z',
+                ttlMs: 60000,
+                pollIntervalMs: 1000,
+              },
+            },
+        net: {
+          packet: i + 1,
+          link: 1,
+          direction: out ? 'out' : 'in',
+          sentAt: T0 + at,
+          deliveredAt: T0 + at + 12,
+          delayMs: 12,
+        },
+      },
+    });
+    if (i % 10 === 9)
+      events.push({
+        at,
+        kind: 'task-step',
+        taskId,
+        step: {
+          index: i,
+          at: T0 + at,
+          eventType: 'xstate.done.actor.0.task.active.lifecycle.polling',
+          event: 'done pollTask',
+          value: { active: { lifecycle: 'waiting', inputs: 'idle' } },
+          active: ['task.active.lifecycle.waiting', 'task.active.inputs.idle'],
+          entered: ['task.active.lifecycle.waiting'],
+          taken: ['task.active.lifecycle.polling#done'],
+          internal: [],
+          serverStatus: 'working',
+          cancelRequested: false,
+          polls: i,
+          pollIntervalMs: 1000,
+          pendingInputs: 0,
+        },
+      });
+  }
+  return {
+    format: 'mcp-tasks-playground/run',
+    version: 1,
+    app: { version: '0.1.0' },
+    recordedAt: new Date(T0).toISOString(),
+    setup: {
+      seed: 1,
+      link: cleanLink(),
+      rules: [],
+      store: 'memory',
+      cluster: { nodes: 1, policy: 'round-robin', store: 'memory' },
+      declareTasks: true,
+      server: { kind: 'built-in' },
+    },
+    events,
+  };
+}
+
+/** The median of `rounds` timings of `work`, ms. */
+function median(rounds: number, work: () => void): number {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    work();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+export const runFile: BenchPart = {
+  name: PART,
+  async run(ctx) {
+    const figures: Figure[] = [];
+    for (const messages of ctx.small ? [3000] : [3000, 100_000]) {
+      const run = syntheticRun(messages);
+      const text = serializeRunFile(run);
+      const rounds = messages > 10_000 ? 3 : 9;
+      ctx.log(`${PART}: ${messages} messages, ${(text.length / 1e6).toFixed(1)} MB`);
+      const verdict = parseRunFile(text);
+      if (!verdict.ok) throw new Error(`the synthetic run does not parse: ${verdict.error}`);
+      const jsonOnly = median(rounds, () => JSON.parse(text));
+      const exportMs = median(rounds, () => serializeRunFile(run));
+      const importMs = median(rounds, () => parseRunFile(text));
+      const label = `${messages.toLocaleString('en')} messages (${(text.length / 1e6).toFixed(1)} MB)`;
+      const reference = { name: 'JSON.parse alone', value: jsonOnly };
+      figures.push(
+        figure(PART, `export, ${label}`, exportMs, 'ms', reference),
+        figure(
+          PART,
+          `import (parse + schema), ${label}`,
+          importMs,
+          'ms',
+          reference,
+          'import includes JSON.parse; the ratio is what the schema check costs on top',
+        ),
+      );
+    }
+    return figures;
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * "Save run", "Export HAR" and "Copy link": the page's recorder (listening
+ * since load) and the setup the address gave, with what was wrong in it.
+ * Plain TypeScript the e2e and unit tests can drive; `RunShare.svelte`
+ * only shows it.
+ */
+import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
+import type { PageSession } from '../../session/page-session.ts';
+import { currentSetup } from '../../record/apply-setup.ts';
+import { harOf } from '../../record/har.ts';
+import { serializeRunFile } from '../../record/run-file.ts';
+import { RunRecorder } from '../../record/run-recorder.ts';
+import { SETUP_PARAMS, setupParams } from '../../record/setup-address.ts';
+import { watchTaskSteps } from './run-steps.ts';
+
+/** `2026-07-28T10-00-00` for a file name (no colons: some systems refuse them). */
+export function fileTime(at: number): string {
+  return new Date(at).toISOString().slice(0, 19).replaceAll(':', '-');
+}
+
+/** Offers `text` as a file download. */
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  // The download has its own copy once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+export class RunSharing {
+  readonly recorder: RunRecorder;
+  /** What was wrong in the address's setup: one line per parameter left out. */
+  readonly problems: readonly string[];
+  readonly #session: PageSession;
+  readonly #cluster: ClusterEndpoint | undefined;
+  readonly #remoteUrl: string | undefined;
+
+  constructor(
+    session: PageSession,
+    cluster: ClusterEndpoint | undefined,
+    remoteUrl: string | undefined,
+    problems: readonly string[],
+  ) {
+    this.#session = session;
+    this.#cluster = cluster;
+    this.#remoteUrl = remoteUrl;
+    this.problems = problems;
+    this.recorder = new RunRecorder(session, {
+      appVersion: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev',
+      setup: currentSetup(session, cluster, remoteUrl),
+      watchSteps: watchTaskSteps,
+    });
+  }
+
+  /** Downloads the run so far as `run-<time>.json`. */
+  saveRun(): string {
+    const run = this.recorder.run();
+    const name = `run-${fileTime(Date.now())}.json`;
+    download(name, serializeRunFile(run), 'application/json');
+    return `Saved ${name}: ${run.events.length} events`;
+  }
+
+  /** Downloads the wire as HAR 1.2. */
+  exportHar(): string {
+    const har = harOf(this.recorder.run());
+    const name = `wire-${fileTime(Date.now())}.har`;
+    download(name, JSON.stringify(har, null, 2), 'application/json');
+    return `Saved ${name}: ${har.log.entries.length} requests`;
+  }
+
+  /** This page's address with the setup now in it (other parameters, e.g. `view`, kept). */
+  link(): { url: string; unshared: number } {
+    const url = new URL(location.href);
+    for (const name of SETUP_PARAMS) url.searchParams.delete(name);
+    const { params, unshared } = setupParams(
+      currentSetup(this.#session, this.#cluster, this.#remoteUrl),
+    );
+    for (const [name, value] of params) url.searchParams.set(name, value);
+    return { url: url.toString(), unshared: unshared.length };
+  }
+
+  /** Copies the link; says what was copied, for the screen and for screen readers. */
+  async copyLink(): Promise<string> {
+    const { url, unshared } = this.link();
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      return `Could not copy: the browser refused the clipboard. The link: ${url}`;
+    }
+    return `Link copied: seed, link conditions, rules, store, cluster and the declare switch${
+      unshared > 0
+        ? `; ${unshared} rule${unshared === 1 ? '' : 's'} armed by a scenario cannot go in a link`
+        : ''
+    }`;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The run recorder's view of a task's machine steps: the same steps the
+ * history view records (XState inspection), handed on one at a time.
+ */
+import type { TaskActor } from '../../client/task-follower.ts';
+import type { RunTaskStep } from '../../record/run-events.ts';
+import { graphOf } from '../statechart/graph-cache.ts';
+import { HistoryRecorder } from './task-history.ts';
+
+/** Calls `onStep` with each step `actor` takes, its first one too; returns the stop. */
+export function watchTaskSteps(actor: TaskActor, onStep: (step: RunTaskStep) => void): () => void {
+  const recorder = new HistoryRecorder(actor, graphOf(actor.logic), (steps) => {
+    const step = steps.at(-1);
+    if (step) onStep(step);
+  });
+  return () => recorder.stop();
+}
