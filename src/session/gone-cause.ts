@@ -11,6 +11,8 @@ import type { TaskStoreKind } from '../protocol/worker-control.ts';
 export type GoneCause =
   /** The task was heard from an earlier server worker that kept it in memory. */
   | { kind: 'restarted'; heardFrom: number; answeredBy: number }
+  /** Behind the page's balancer with per-node memory: one node holds it, another answered (T19). */
+  | { kind: 'other-node'; heardFrom: number; answeredBy: number }
   /** This page never heard of it from its own server: it was resumed from a page before (a reload, or another tab). */
   | { kind: 'earlier-page'; answeredBy: number }
   /** Followed by id alone, never heard of by this page's in-memory server: another tab's worker holds it, or the id is wrong. */
@@ -27,6 +29,8 @@ export interface GoneFacts {
   answeredBy: number;
   /** The worker that last reported the task to this page, if any did. */
   heardFrom: number | undefined;
+  /** Behind the page's balancer: the node that last reported the task, and the node that answered `-32602`. */
+  nodes?: { heardFrom: number | undefined; answeredBy: number | undefined } | undefined;
   /** Where the server that last reported it (or, never heard, the one that answered) kept its tasks. */
   store: TaskStoreKind | undefined;
   /** When the answer came, and when the task's TTL ran out (undefined: no TTL known). */
@@ -50,6 +54,13 @@ export function goneCause(facts: GoneFacts): GoneCause {
       askedAs: facts.askedAs,
     };
   if (facts.store === 'memory') {
+    const nodes = facts.nodes;
+    if (
+      nodes?.heardFrom !== undefined &&
+      nodes.answeredBy !== undefined &&
+      nodes.heardFrom !== nodes.answeredBy
+    )
+      return { kind: 'other-node', heardFrom: nodes.heardFrom, answeredBy: nodes.answeredBy };
     if (facts.heardFrom !== undefined && facts.heardFrom < facts.answeredBy)
       return { kind: 'restarted', heardFrom: facts.heardFrom, answeredBy: facts.answeredBy };
     if (facts.heardFrom === undefined && facts.origin === 'resumed')
@@ -74,9 +85,11 @@ export const UNKNOWN_LEAD = 'The server answered -32602: it does not know this t
 export function goneCauseText(cause: GoneCause): string {
   switch (cause.kind) {
     case 'restarted':
-      return `Cause: the server restarted. Worker #${cause.heardFrom} reported it and kept it in its own memory; worker #${cause.answeredBy}, started fresh, never had it (T13).`;
+      return `Cause: the server restarted. Worker #${cause.heardFrom} reported it and kept it in its own memory; worker #${cause.answeredBy}, started fresh, never had it. A task lives only as long as the store that holds it (C1).`;
+    case 'other-node':
+      return `Cause: another node answered. Node ${cause.heardFrom} reported it and keeps it in its own memory; the balancer sent this tasks/get to node ${cause.answeredBy}, which never had it. Per-node memory behind a balancer that does not route by Mcp-Name is the broken deployment: share one store, or route by Mcp-Name (T19, C1).`;
     case 'earlier-page':
-      return `Cause: the task was followed from an earlier page (a reload, or another tab), whose server worker kept it in memory; this page's worker #${cause.answeredBy} never had it (M5, T13).`;
+      return `Cause: the task was followed from an earlier page (a reload, or another tab), whose server worker kept it in memory; this page's worker #${cause.answeredBy} never had it (M5, C1).`;
     case 'other-tab':
       return `Likely cause: another tab's server worker holds it. With Worker memory each tab's server keeps its own tasks, and this tab's worker #${cause.answeredBy} never had this one (or the id is mistyped) (M5).`;
     case 'ttl':

@@ -32,6 +32,8 @@ export interface HeardReport {
   readonly statusMessage: string | undefined;
   /** The server worker that sent it. */
   readonly generation: number;
+  /** The node that sent it, behind the page's balancer. */
+  readonly node?: number | undefined;
   /** Where that worker kept its tasks, as far as the page knew. */
   readonly store: TaskStoreKind | undefined;
   /** When its TTL runs out (epoch ms), if it has one. */
@@ -222,7 +224,9 @@ export class TaskNews {
     if (row.kind === 'error' && row.method === Method.tasksGet) {
       if (errorCodeOf(row) !== ErrorCode.InvalidParams || this.of(taskId).gone) return;
       this.#update(taskId, () => ({
-        gone: goneCause(this.#facts(taskId, this.#origins.get(taskId) ?? 'by-id', row.at)),
+        gone: goneCause(
+          this.#facts(taskId, this.#origins.get(taskId) ?? 'by-id', row.at, row.node),
+        ),
       }));
       return;
     }
@@ -240,6 +244,7 @@ export class TaskNews {
         at: row.at,
         statusMessage: typeof statusMessage === 'string' ? statusMessage : undefined,
         generation: this.#context.generation(),
+        node: row.node,
         store: this.#context.store(),
         expiresAt: expiryOf(fields),
       },
@@ -248,11 +253,13 @@ export class TaskNews {
     }));
   }
 
-  #facts(taskId: string, origin: TaskOrigin, at: number): GoneFacts {
+  #facts(taskId: string, origin: TaskOrigin, at: number, answeredOn?: number): GoneFacts {
     const heard = this.of(taskId).lastHeard;
     return {
       answeredBy: this.#context.generation(),
       heardFrom: heard?.generation,
+      nodes:
+        answeredOn === undefined ? undefined : { heardFrom: heard?.node, answeredBy: answeredOn },
       store: heard ? heard.store : this.#context.store(),
       goneAt: at,
       expiresAt: heard?.expiresAt,

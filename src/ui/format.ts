@@ -43,3 +43,17 @@ export function codeSpans(text: string): { text: string; code: boolean }[] {
 export function counted(count: number, noun: string, plural = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : plural}`;
 }
+
+/**
+ * A JSON-RPC id as the wire log and the sequence view show it: `#3` for the
+ * page's own client. A side connection (the x-ray, a second connection,
+ * another identity) numbers its requests from 1 as well, so its ids carry
+ * its name, `x-ray:1`, and never read like the page's own.
+ */
+export function requestIdText(
+  id: string | number | null | undefined,
+  connection: string | undefined,
+): string {
+  if (id === undefined || id === null) return '';
+  return connection === undefined ? `#${String(id)}` : `${connection}:${String(id)}`;
+}

@@ -58,6 +58,13 @@ test('T19: per-node memory behind round-robin: another node answers -32602 for t
   expect(created).toMatch(/^[123]$/);
   expect(lost[0]).toMatch(/^[123]$/);
   expect(lost[0]).not.toBe(created);
+  // The page knows why: another node, with per-node memory (T19), and says so.
+  await expect(taskCard(page, 'slow_compute').getByTestId('gone-cause')).toContainText(
+    `Cause: another node answered. Node ${created} reported it`,
+  );
+  await expect(taskCard(page, 'slow_compute').getByTestId('gone-cause')).toContainText(
+    `to node ${lost[0]}, which never had it`,
+  );
 });
 
 test('T19: a shared store: the task completes, its polls served by at least two nodes', async ({

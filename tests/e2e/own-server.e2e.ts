@@ -60,6 +60,11 @@ test('C8, T12, T19: connect to npm run serve, follow a task across a drop and a 
   await expect(discovered).toBeVisible();
   await expect(page.getByText('declared (io.modelcontextprotocol/tasks)')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Kill server' })).toBeDisabled();
+  // Where the learner's server keeps its tasks is its own business: the store switch is off, and says why.
+  const store = page.getByRole('radiogroup', { name: 'Server store' });
+  await expect(store.getByRole('radio', { name: 'IndexedDB' })).toBeDisabled();
+  await expect(store.getByRole('radio', { name: 'Worker memory' })).toBeDisabled();
+  await expect(page.locator('#server-store-help')).toContainText('talks to your own server');
   await expect(page.getByRole('button', { name: /^slow_compute\b/ })).toBeVisible();
 
   await callTool(page, 'slow_compute', { seconds: '5' });

@@ -35,6 +35,8 @@ export interface SequenceMessage extends MessageMarks {
   resultType: WireRow['resultType'];
   /** The server node behind the page's balancer it went to or came from (1 to 5). */
   node: number | undefined;
+  /** The side connection it went over (its ids count from 1 too); undefined for the page's client. */
+  connection: string | undefined;
   message: unknown;
 }
 
@@ -78,6 +80,7 @@ function sequenceMessage(
     gist: row.gist,
     status: row.status,
     resultType: row.resultType,
+    connection: row.connection,
     node: row.node,
     message: row.message,
     ...marks,

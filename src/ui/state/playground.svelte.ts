@@ -17,7 +17,7 @@ import { FollowedTask } from './followed-task.svelte.ts';
 import { NetworkControls } from './network.svelte.ts';
 import { PushControls } from './push.svelte.ts';
 import { watch } from './session-subscriber.ts';
-import { ToolCalls } from './tool-calls.svelte.ts';
+import { ToolCalls, type CallOutcome } from './tool-calls.svelte.ts';
 import { WireLog } from './wire-log.svelte.ts';
 
 export { IDENTITY };
@@ -136,8 +136,8 @@ export class Playground {
   }
 
   /** Calls a tool with the current declaration switch. */
-  call(toolName: string, args: Record<string, unknown>): void {
-    this.calls.call(toolName, args, this.session.declareTasks);
+  call(toolName: string, args: Record<string, unknown>): Promise<CallOutcome> {
+    return this.calls.call(toolName, args, this.session.declareTasks);
   }
 
   /** Removes a task card; a task still running is forgotten first (T17 allows it). */

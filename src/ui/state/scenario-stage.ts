@@ -125,7 +125,7 @@ export class PageStage implements ScenarioStage {
   }
 
   callTool(name: string, args: Record<string, unknown>, declare: boolean): void {
-    this.#playground.calls.call(name, args, declare);
+    void this.#playground.calls.call(name, args, declare);
   }
 
   answer(taskId: string, key: string, response: ElicitResult): void {

@@ -4,7 +4,23 @@
  * when it closes. Which chart it shows (the task's lifecycle, or the
  * client's follower machine) is kept across openings.
  */
+import { tick } from 'svelte';
+import { taskCardOf } from '../reveal.ts';
 import type { FollowedTask } from './followed-task.svelte.ts';
+
+/**
+ * Once the detail is gone and the columns are drawn and interactive again,
+ * focus goes back to the button that opened it; if that button was redrawn
+ * meanwhile (the card list changed under the detail), to the same task's
+ * card's Statechart button, so the keyboard never starts again from <body>.
+ */
+async function returnFocus(taskId: string, opener: HTMLElement | undefined): Promise<void> {
+  await tick();
+  await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  const card = taskCardOf(taskId);
+  const target = opener?.isConnected ? opener : card?.querySelector<HTMLElement>('.chart-toggle');
+  (target ?? card)?.focus();
+}
 
 export class TaskDetail {
   #task = $state.raw<FollowedTask | undefined>();
@@ -33,11 +49,11 @@ export class TaskDetail {
   }
 
   close(): void {
+    const task = this.#task;
     this.#task = undefined;
     const opener = this.#opener;
     this.#opener = undefined;
-    // After the detail is gone and the page is interactive again.
-    if (opener) setTimeout(() => opener.isConnected && opener.focus());
+    if (task) void returnFocus(task.taskId, opener);
   }
 }
 

@@ -61,8 +61,8 @@ export class ToolCalls {
     return this.#records;
   }
 
-  /** Calls a tool, declaring the tasks extension or not (T1, M4). */
-  call(toolName: string, args: Record<string, unknown>, declared: boolean): void {
+  /** Calls a tool, declaring the tasks extension or not (T1, M4); resolves with how its first round ended. */
+  call(toolName: string, args: Record<string, unknown>, declared: boolean): Promise<CallOutcome> {
     const record: CallRecord = {
       id: this.#nextId++,
       toolName,
@@ -73,7 +73,7 @@ export class ToolCalls {
       outcome: { kind: 'pending' },
     };
     this.#records = [record, ...this.#records];
-    void this.#round(record.id, undefined, undefined);
+    return this.#round(record.id, undefined, undefined);
   }
 
   /** Answers one input request of a call; the call is retried once all are answered (T16). */
@@ -102,9 +102,9 @@ export class ToolCalls {
     callId: number,
     inputResponses: Record<string, unknown> | undefined,
     requestState: string | undefined,
-  ): Promise<void> {
+  ): Promise<CallOutcome> {
     const record = this.#records.find((r) => r.id === callId);
-    if (!record) return;
+    if (!record) return { kind: 'pending' };
     this.#set(callId, { rounds: record.rounds + 1, outcome: { kind: 'pending' } });
     try {
       const outcome = await this.#callTool({
@@ -116,10 +116,9 @@ export class ToolCalls {
       });
       switch (outcome.kind) {
         case 'task':
-          this.#set(callId, { outcome: { kind: 'task', taskId: outcome.task.taskId } });
-          return;
+          return this.#set(callId, { outcome: { kind: 'task', taskId: outcome.task.taskId } });
         case 'input_required':
-          this.#set(callId, {
+          return this.#set(callId, {
             outcome: {
               kind: 'input',
               requests: outcome.inputRequests,
@@ -127,17 +126,17 @@ export class ToolCalls {
               answers: {},
             },
           });
-          return;
         case 'result':
-          this.#set(callId, { outcome: { kind: 'result', result: outcome.result } });
-          return;
+          return this.#set(callId, { outcome: { kind: 'result', result: outcome.result } });
       }
     } catch (error) {
-      this.#set(callId, { outcome: { kind: 'error', error: toCallError(error) } });
+      return this.#set(callId, { outcome: { kind: 'error', error: toCallError(error) } });
     }
   }
 
-  #set(callId: number, patch: Partial<Pick<CallRecord, 'rounds' | 'outcome'>>): void {
+  /** Changes one record; returns its outcome as it now stands. */
+  #set(callId: number, patch: Partial<Pick<CallRecord, 'rounds' | 'outcome'>>): CallOutcome {
     this.#records = this.#records.map((r) => (r.id === callId ? { ...r, ...patch } : r));
+    return this.#records.find((r) => r.id === callId)?.outcome ?? { kind: 'pending' };
   }
 }

@@ -1,11 +1,13 @@
 /**
- * The first screen's drawing of the protocol lifecycle, laid out from the
- * lifecycle machine's graph (src/machines/machine-graph.ts) with a fixed,
- * small scheme instead of elk: the live states stacked on the left, inside
- * one "live" frame, the final states stacked on the right, and one arrow
- * per final state carrying every event that leads there. Read from the
- * graph, so a state or transition added to the machine shows up here with
- * no other change; pure, so it is tested in Node.
+ * The one drawing of the protocol lifecycle (first screen, every task card,
+ * the task detail), laid out from the lifecycle machine's graph
+ * (src/machines/machine-graph.ts) with a fixed, small scheme instead of a
+ * general layout engine: the live states stacked on the left, inside one
+ * "live" frame, the final states stacked on the right, and one arrow per
+ * final state carrying every event that leads there. So no two arrows ever
+ * cross (a general layered layout crossed them). Read from the graph, so a
+ * state or transition added to the machine shows up here with no other
+ * change; pure, so it is tested in Node.
  *
  * Sized for a phone: the natural width is about 400 units, drawn at 1 unit
  * per CSS pixel on a wide screen and scaled down a little on a narrow one.
@@ -59,18 +61,24 @@ const FINAL_GAP = 14;
 const TOP = 24;
 const FRAME_PAD = 10;
 const FINAL_HEADING = 'final: never changes';
+/** Without labels (a task card): the arrows need only room for their heads. */
+const BARE_LIVE_GAP = 26;
+const BARE_ARROW = 34;
 const HEADING_CHAR = 6.4; // the headings' 10.5 px UI font, on average
 
 /**
  * Lays the lifecycle machine's graph out (its root's direct children are
  * the statuses). `stacked` puts the final states under the live ones, each
  * reached from one trunk, for a narrow screen: about 320 units wide instead
- * of 480, so its text stays readable at 390 px.
+ * of 480, so its text stays readable at 390 px. `labels: false` leaves the
+ * events off the arrows (they stay in `events`, for the accessible name):
+ * about 330 units by 130, small enough for a task card.
  */
 export function layoutLifecycle(
   graph: MachineGraph,
-  { stacked = false }: { stacked?: boolean } = {},
+  { stacked = false, labels = true }: { stacked?: boolean; labels?: boolean } = {},
 ): LifecycleDiagram {
+  const liveGap = labels ? LIVE_GAP : BARE_LIVE_GAP;
   const root = graph.nodes.find((n) => n.id === graph.rootId);
   const states = graph.nodes.filter((n) => n.parent === graph.rootId);
   const live = states.filter((n) => n.kind !== 'final');
@@ -89,10 +97,10 @@ export function layoutLifecycle(
     final: false,
     initial: root?.initial === node.id,
     x: liveX,
-    y: TOP + FRAME_PAD + i * (BOX_H + LIVE_GAP),
+    y: TOP + FRAME_PAD + i * (BOX_H + liveGap),
     width: LIVE_W,
     height: BOX_H,
-    selfLoops: selfLoops(node.id),
+    selfLoops: labels ? selfLoops(node.id) : [],
   }));
   // A self-loop is a note under its box ("↻ job.askedForInput"), one line each.
   const liveBottom =
@@ -131,7 +139,7 @@ export function layoutLifecycle(
       ],
       label: down
         ? { x: x + 6, y: gapTop + 24, anchor: 'start' }
-        : { x: x - 6, y: gapTop + LIVE_GAP - 14, anchor: 'end' },
+        : { x: x - 6, y: gapTop + liveGap - 14, anchor: 'end' },
     });
   }
 
@@ -145,7 +153,7 @@ export function layoutLifecycle(
     };
   });
   const longest = Math.max(10, ...grouped.flatMap((g) => g.events.map((e) => e.length)));
-  const labelRoom = Math.ceil(longest * CHAR) + 18;
+  const labelRoom = labels ? Math.ceil(longest * CHAR) + 18 : BARE_ARROW;
   const liveBottomEdge = liveFrame ? liveFrame.y + liveFrame.height : liveBottom;
   const trunkX = liveX + 20;
   const finalX = stacked ? trunkX + labelRoom : liveRight + labelRoom;
@@ -153,7 +161,7 @@ export function layoutLifecycle(
   const finalTop = y;
   for (const { node, sources, events } of grouped) {
     // The label lines sit above the arrow, which meets the box in its middle.
-    const above = Math.max(0, events.length - 1) * LINE;
+    const above = labels ? Math.max(0, events.length - 1) * LINE : 0;
     y += above;
     const box: DiagramBox = {
       id: node.id,

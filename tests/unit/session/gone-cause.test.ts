@@ -20,6 +20,26 @@ describe('why a followed task answered -32602', () => {
     expect(goneCauseText(cause)).toMatch(/server restarted.*#1.*#2/);
   });
 
+  it('C1: the restart of an in-memory server cites the rule it breaks (state lives where the server can read it), not the TTL rule', () => {
+    const text = goneCauseText(goneCause(facts({ heardFrom: 1, answeredBy: 2 })));
+    expect(text).toContain('(C1)');
+    expect(text).not.toContain('T13');
+  });
+
+  it('T19: per-node memory: node 1 reported it, node 2 answered -32602: another node, named as such', () => {
+    const cause = goneCause(facts({ nodes: { heardFrom: 1, answeredBy: 2 } }));
+    expect(cause).toEqual({ kind: 'other-node', heardFrom: 1, answeredBy: 2 });
+    const text = goneCauseText(cause);
+    expect(text).toMatch(/another node answered\. Node 1 reported it.*node 2/);
+    expect(text).toContain('(T19, C1)');
+    expect(text).not.toContain('cannot tell');
+    // The same node answering, or a shared store (T8's early handle, say), is no such cause.
+    expect(goneCause(facts({ nodes: { heardFrom: 2, answeredBy: 2 } })).kind).toBe('unknown');
+    expect(
+      goneCause(facts({ store: 'indexeddb', nodes: { heardFrom: 1, answeredBy: 2 } })).kind,
+    ).toBe('unknown');
+  });
+
   it('T13: the same restart on IndexedDB proves nothing (the store outlives the worker); a passed TTL does', () => {
     expect(goneCause(facts({ heardFrom: 1, answeredBy: 2, store: 'indexeddb' }))).toEqual({
       kind: 'unknown',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeSpans, counted } from '../../../src/ui/format.ts';
+import { codeSpans, counted, requestIdText } from '../../../src/ui/format.ts';
 
 describe('codeSpans', () => {
   it('splits Markdown code spans from plain text', () => {
@@ -22,5 +22,15 @@ describe('counted', () => {
     expect(counted(0, 'fault')).toBe('0 faults');
     expect(counted(3, 'poll')).toBe('3 polls');
     expect(counted(2, 'entry', 'entries')).toBe('2 entries');
+  });
+});
+
+describe('requestIdText', () => {
+  it("the page's own ids read #n; a side connection's, which count from 1 too, carry its name", () => {
+    expect(requestIdText(3, undefined)).toBe('#3');
+    expect(requestIdText(1, 'x-ray')).toBe('x-ray:1');
+    expect(requestIdText(1, 'x-ray')).not.toBe(requestIdText(1, undefined));
+    expect(requestIdText(null, undefined)).toBe('');
+    expect(requestIdText(undefined, 'x-ray')).toBe('');
   });
 });

@@ -83,3 +83,61 @@ describe('the first screen draws the lifecycle from its machine', () => {
     expect(drawn.liveFrame).toBeUndefined();
   });
 });
+
+type Point = { x: number; y: number };
+/** Whether segments ab and cd cross at a point inside both (touching ends or running along each other is no crossing). */
+function cross(a: Point, b: Point, c: Point, d: Point): boolean {
+  const side = (p: Point, q: Point, r: Point): number =>
+    Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
+  const [d1, d2, d3, d4] = [side(c, d, a), side(c, d, b), side(a, b, c), side(a, b, d)];
+  return d1 * d2 < 0 && d3 * d4 < 0;
+}
+const segments = (points: Point[]): [Point, Point][] =>
+  points.slice(1).map((p, i) => [points[i]!, p]);
+
+describe('one drawing for the first screen, the cards and the detail', () => {
+  const forms = [
+    { stacked: false, labels: true },
+    { stacked: true, labels: true },
+    { stacked: false, labels: false },
+  ];
+
+  it.each(forms)('T9: no two arrows cross (%o)', (form) => {
+    const drawn = layoutLifecycle(machineGraph(taskLifecycleMachine), form);
+    const all = drawn.arrows.flatMap((a, i) => segments(a.points).map((s) => ({ i, s })));
+    for (const [k, one] of all.entries())
+      for (const other of all.slice(k + 1))
+        if (one.i !== other.i)
+          expect(cross(one.s[0], one.s[1], other.s[0], other.s[1])).toBe(false);
+  });
+
+  it.each(forms)('T9: no arrow runs through a box it does not start or end at (%o)', (form) => {
+    const drawn = layoutLifecycle(machineGraph(taskLifecycleMachine), form);
+    for (const arrow of drawn.arrows)
+      for (const box of drawn.boxes.filter((b) => b.id !== arrow.to && !arrow.from.includes(b.id)))
+        for (const [a, b] of segments(arrow.points)) {
+          const corners = [
+            { x: box.x, y: box.y },
+            { x: box.x + box.width, y: box.y },
+            { x: box.x + box.width, y: box.y + box.height },
+            { x: box.x, y: box.y + box.height },
+          ];
+          for (const [c, d] of segments([...corners, corners[0]!]))
+            expect(cross(a, b, c, d)).toBe(false);
+        }
+  });
+
+  it('compact, for a card: the same boxes and arrows, no labels, small enough for a 390 px card', () => {
+    const full = layoutLifecycle(machineGraph(taskLifecycleMachine));
+    const compact = layoutLifecycle(machineGraph(taskLifecycleMachine), { labels: false });
+    expect(compact.boxes.map((b) => [b.status, b.final])).toEqual(
+      full.boxes.map((b) => [b.status, b.final]),
+    );
+    // The events stay on each arrow (the chart's accessible name reads them).
+    expect(compact.arrows.map((a) => [a.to, a.events])).toEqual(
+      full.arrows.map((a) => [a.to, a.events]),
+    );
+    expect(compact.width).toBeLessThan(370);
+    expect(compact.height).toBeLessThan(full.height);
+  });
+});

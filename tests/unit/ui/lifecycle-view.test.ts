@@ -1,16 +1,16 @@
 /**
  * The lifecycle chart is drawn from the machine the server runs: its graph
- * and its elk layout come from `taskLifecycleMachine`'s definition, so a state
- * added there appears in the chart with no other change. And what the chart
- * says about the client's view beside the x-ray.
+ * and its layout (the one drawing of cards, detail and first screen) come
+ * from `taskLifecycleMachine`'s definition, so a state added there appears
+ * in the chart with no other change. And what the chart says about the
+ * client's view beside the x-ray.
  */
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { machineGraph } from '../../../src/machines/machine-graph.ts';
 import { taskLifecycleMachine } from '../../../src/machines/task-lifecycle.ts';
 import { TASK_STATUSES } from '../../../src/protocol/task.ts';
-import { layoutGraph } from '../../../src/ui/statechart/chart-layout.ts';
-import { inThreadEngine } from '../../../src/ui/statechart/elk-engine.ts';
+import { layoutLifecycle } from '../../../src/ui/statechart/lifecycle-diagram.ts';
 import {
   compareViews,
   gapSentence,
@@ -20,9 +20,7 @@ import {
 } from '../../../src/ui/statechart/lifecycle-view.ts';
 
 describe('the lifecycle chart', () => {
-  const engine = inThreadEngine();
-
-  it('T6: draws exactly the five statuses, the three terminal ones as finals (T9)', async () => {
+  it('T6: draws exactly the five statuses, the three terminal ones as finals (T9)', () => {
     const graph = lifecycleGraph();
     const states = graph.nodes.filter((n) => n.parent === graph.rootId);
     expect(states.map((n) => n.key).sort()).toEqual([...TASK_STATUSES].sort());
@@ -33,20 +31,17 @@ describe('the lifecycle chart', () => {
         .sort(),
     ).toEqual(['cancelled', 'completed', 'failed']);
     for (const status of TASK_STATUSES) expect(lifecycleStateId(graph, status)).toBeDefined();
-    const layout = await layoutGraph(graph, engine, undefined, {
-      edgeLabels: false,
-      definitionOrder: true,
-    });
-    expect(layout.nodes.map((n) => n.key).sort()).toEqual(['lifecycle', ...TASK_STATUSES].sort());
-    // Compact: arrows only, no labels.
-    expect(layout.edges.every((e) => e.labelBox === undefined)).toBe(true);
-    // Drawn from the initial state on: working left of everything else.
-    const x = (key: string): number => layout.nodes.find((n) => n.key === key)!.x;
-    for (const other of ['input_required', 'completed', 'failed', 'cancelled'])
-      expect(x('working')).toBeLessThan(x(other));
+    const layout = layoutLifecycle(graph, { labels: false });
+    expect(layout.boxes.map((b) => b.status).sort()).toEqual([...TASK_STATUSES].sort());
+    // Drawn from the initial state on: working above input_required, both left of the finals.
+    const box = (key: string) => layout.boxes.find((b) => b.status === key)!;
+    expect(box('working').initial).toBe(true);
+    expect(box('working').y).toBeLessThan(box('input_required').y);
+    for (const final of ['completed', 'failed', 'cancelled'])
+      expect(box('working').x).toBeLessThan(box(final).x);
   });
 
-  it('T9: a state added to the machine appears in the chart with no other change', async () => {
+  it('T9: a state added to the machine appears in the chart with no other change', () => {
     // The machine's own definition, as plain data, with one more state and the moves in and out of it.
     const config = JSON.parse(JSON.stringify(taskLifecycleMachine.config)) as {
       states: Record<string, { on?: Record<string, string | object> }>;
@@ -57,9 +52,9 @@ describe('the lifecycle chart', () => {
     const graph = machineGraph(grown);
     expect(graph.nodes.map((n) => n.key)).toContain('paused');
     expect(lifecycleStateId(graph, 'paused' as never)).toBe('lifecycle.paused');
-    const layout = await layoutGraph(graph, engine, undefined, { definitionOrder: true });
-    expect(layout.nodes.map((n) => n.key)).toContain('paused');
-    expect(layout.edges.map((e) => e.lines[0])).toEqual(
+    const layout = layoutLifecycle(graph);
+    expect(layout.boxes.map((b) => b.status)).toContain('paused');
+    expect(layout.arrows.flatMap((a) => a.events)).toEqual(
       expect.arrayContaining(['job.paused', 'job.resumed']),
     );
   });
