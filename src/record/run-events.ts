@@ -227,7 +227,10 @@ export const TaskStepSchema = z.object({
 export const StoredTaskReadingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stored'), status: TaskStatusSchema, since: time() }),
   z.object({ kind: z.literal('not-stored'), deleted: z.boolean() }),
-  z.object({ kind: z.literal('no-xray'), reason: z.enum(['server down', 'server starting']) }),
+  z.object({
+    kind: z.literal('no-xray'),
+    reason: z.enum(['server down', 'server starting', 'not our server']),
+  }),
 ]);
 
 export const ServerStoreStatusSchema = z.object({

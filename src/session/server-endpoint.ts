@@ -42,6 +42,8 @@ export interface ServerEndpoint extends ServerControl {
   release(reason: string): void;
   /** The page's journal database for this server's tasks (a task is polled only where it was made); the built-in one when absent. */
   readonly journalName?: string;
+  /** A server the page does not run (the learner's own, over HTTP): nothing tells the page what its store holds. */
+  readonly remote?: boolean;
   /**
    * Which server node each message went to or came from, for an endpoint of
    * several (a cluster behind a balancer); returns the unsubscribe. A single

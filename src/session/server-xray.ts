@@ -22,8 +22,8 @@ export type StoredTaskReading =
   | { kind: 'stored'; status: TaskStatus; since: number }
   /** The store holds no such task: deleted (T13), or never there (a fresh in-memory server, another tab's). */
   | { kind: 'not-stored'; deleted: boolean }
-  /** No x-ray: the server is down, or a fresh one has not reported its store yet. */
-  | { kind: 'no-xray'; reason: 'server down' | 'server starting' };
+  /** No x-ray: the server is down, a fresh one has not reported its store yet, or the page does not run it. */
+  | { kind: 'no-xray'; reason: 'server down' | 'server starting' | 'not our server' };
 
 export class ServerXray {
   readonly #events: Pick<Emitter<SessionEvents>, 'emit'>;
@@ -32,6 +32,8 @@ export class ServerXray {
   #state: 'down' | 'starting' | 'live' = 'down';
   /** The server the readings are from (its generation): a new one starts with nothing known. */
   #generation = 0;
+  /** The learner's own server: it never reports its store, so there is never an x-ray. */
+  readonly #remote: boolean;
 
   /**
    * Listens to what `endpoint` says, and to the session's `server` events
@@ -39,16 +41,18 @@ export class ServerXray {
    * reading changed, or with none when every reading may have.
    */
   constructor(
-    endpoint: Pick<ServerEndpoint, 'onEvent'>,
+    endpoint: Pick<ServerEndpoint, 'onEvent' | 'remote'>,
     events: Pick<Emitter<SessionEvents>, 'on' | 'emit'>,
   ) {
     this.#events = events;
+    this.#remote = endpoint.remote === true;
     endpoint.onEvent((event) => this.heard(event));
     events.on('server', ({ running, generation }) => this.serverChanged(running, generation));
   }
 
   /** What the x-ray shows for `taskId` now. */
   reading(taskId: string): StoredTaskReading {
+    if (this.#remote) return { kind: 'no-xray', reason: 'not our server' };
     if (this.#state !== 'live') {
       const stored = this.#state === 'starting' ? this.#stored.get(taskId) : undefined;
       // Tasks a fresh server reports before `ready` are real news; the rest is not known yet.

@@ -229,7 +229,7 @@ test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follo
   const answer = sequence.locator('li[data-direction="in"][data-kind="error"]');
   await expect(answer).toHaveCount(1);
   expect(await answer.getAttribute('data-task-id')).toBe(HOSTILE);
-  await answer.getByRole('button').click();
+  await answer.locator('button[aria-expanded]').click();
   expect(JSON.parse((await answer.locator('pre').textContent()) ?? 'null')).toMatchObject({
     error: { message: `Task not found: ${HOSTILE}` },
   });

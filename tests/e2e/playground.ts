@@ -134,7 +134,7 @@ export function msBetween(from: string, to: string): number {
 /** Expands row `index` (0-based) and returns its exact JSON. */
 export async function rowJson(page: Page, index: number): Promise<Record<string, unknown>> {
   const row = wireRows(page).nth(index);
-  const toggle = row.getByRole('button');
+  const toggle = row.locator('button[aria-expanded]');
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   const text = await row.locator('pre').textContent();

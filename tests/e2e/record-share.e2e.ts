@@ -8,7 +8,14 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { parseRunFile } from '../../src/record/run-file.ts';
-import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
+import {
+  callTool,
+  openPlayground,
+  rowJson,
+  serverStatus,
+  taskCard,
+  wireRows,
+} from './playground.ts';
 
 const faultPanel = (page: Page): Locator => page.getByRole('region', { name: 'Fault injection' });
 const connected = (page: Page): Locator =>
@@ -112,4 +119,20 @@ test('a bad parameter in the address is named; the rest applies and nothing brea
   await alert.getByRole('button', { name: 'Dismiss' }).click();
   await expect(alert).toBeHidden();
   await openPlayground(page);
+});
+
+test('every exact-JSON view has a Copy button that puts that JSON on the clipboard', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '1' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed');
+  const json = await rowJson(page, 0);
+  const row = wireRows(page).nth(0);
+  await row.getByRole('button', { name: "Copy this message's JSON" }).click();
+  await expect(row.getByRole('status')).toHaveText('Copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(JSON.parse(copied)).toEqual(json);
 });

@@ -270,7 +270,7 @@ test('the sequence view shows tools/call -> task -> tasks/get for a taskId, filt
   await page
     .getByRole('combobox', { name: 'Filter sequence by method' })
     .selectOption('tools/call');
-  const answer = messages.nth(1).getByRole('button');
+  const answer = messages.nth(1).locator('button[aria-expanded]');
   await answer.click();
   await expect(answer).toHaveAttribute('aria-expanded', 'true');
   const json = JSON.parse((await messages.nth(1).locator('pre').textContent()) ?? 'null') as {

@@ -37,7 +37,7 @@ export type ViewsCompared =
   /** The store holds no such task: deleted after its TTL (T13), or never there. */
   | { kind: 'not-stored'; clientSaw: TaskStatus; deleted: boolean }
   /** Nothing shows what the store holds: the server is down or starting. */
-  | { kind: 'no-xray'; clientSaw: TaskStatus; reason: string };
+  | { kind: 'no-xray'; clientSaw: TaskStatus; reason: keyof typeof NO_XRAY_BECAUSE };
 
 export function compareViews(clientSaw: TaskStatus, stored: StoredTaskReading): ViewsCompared {
   switch (stored.kind) {
@@ -57,6 +57,12 @@ export function storedStatus(compared: ViewsCompared): TaskStatus | undefined {
   if (compared.kind === 'agree') return compared.status;
   return compared.kind === 'behind' ? compared.stored : undefined;
 }
+
+const NO_XRAY_BECAUSE = {
+  'server down': 'the server is down, so nothing shows what its store holds',
+  'server starting': 'the server is starting and has not said what its store holds yet',
+  'not our server': 'this page does not run your server, so it cannot look into its store',
+} as const;
 
 /**
  * The sentence beside the chart, or undefined when the two agree. `following`:
@@ -78,6 +84,6 @@ export function gapSentence(
         ? `The server's store no longer holds this task: it was deleted after its TTL (T13), so its id answers -32602. Deletion is the task leaving the store, not a status. The client last saw ${compared.clientSaw}.`
         : `The server's store does not hold this task (a restarted in-memory server, or another tab's server): a tasks/get answers -32602. The client last saw ${compared.clientSaw}.`;
     case 'no-xray':
-      return `No x-ray: ${compared.reason === 'server down' ? 'the server is down, so nothing shows what its store holds' : 'the server is starting and has not said what its store holds yet'}. The client last saw ${compared.clientSaw}.`;
+      return `No x-ray: ${NO_XRAY_BECAUSE[compared.reason]}. The client last saw ${compared.clientSaw}.`;
   }
 }

@@ -96,4 +96,12 @@ describe('ServerXray', () => {
     expect(xray.reading('a')).toEqual({ kind: 'no-xray', reason: 'server down' });
     expect(changes).toEqual([undefined, 'a', undefined, 'a', undefined]);
   });
+
+  it("T12: a server the page does not run (the learner's own) never has an x-ray, running or not", () => {
+    const events = new Emitter<SessionEvents>();
+    const xray = new ServerXray({ ...endpoint, remote: true }, events);
+    events.emit('server', { running: true, generation: 1 });
+    xray.heard({ type: 'ready', store: 'memory' });
+    expect(xray.reading('a')).toEqual({ kind: 'no-xray', reason: 'not our server' });
+  });
 });
