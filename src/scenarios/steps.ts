@@ -80,7 +80,7 @@ export function faultSeen(id: string, description: string, kind: FaultKind): Exp
     saw:
       obs.faults
         .filter((f) => f.kind.startsWith(family))
-        .map((f) => f.kind)
+        .map((f) => f.kind.replace('.', ' '))
         .join(', ') || `no ${family.slice(0, -1)} events`,
   }));
 }

@@ -93,12 +93,17 @@ test('the skip link is the first Tab stop and lands past the header', async ({ p
   await expect(skip).toBeInViewport();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('group', { name: 'Call, tasks and results' })).toBeFocused();
-  // The next stops are the lifecycle's two folds, then the call form: no header on the way.
+  // The next stops are the lifecycle's two folds and its two rule links, then the call form: no header on the way.
   const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim());
   await page.keyboard.press('Tab');
   await expect.poll(focusedText).toBe("A task's life: five statuses");
   await page.keyboard.press('Tab');
   await expect.poll(focusedText).toBe('What each status means');
+  // The "Try it" line's two rule links (T11: isError still completes; T13: deletion is no status).
+  for (const id of ['T11', 'T13']) {
+    await page.keyboard.press('Tab');
+    await expect.poll(focusedText).toBe(id);
+  }
   await page.keyboard.press('Tab');
   await expect(
     page.getByRole('form', { name: 'slow_compute' }).getByLabel('seconds', { exact: true }),

@@ -205,7 +205,7 @@ test('T17: a cancel that comes too late shows completed with "cancel requested" 
     'completed',
     { timeout: 15_000 },
   );
-  const server = detail.getByRole('region', { name: 'Server says' });
+  const server = detail.getByRole('region', { name: 'Server said' });
   await expect(server).toContainText('cancel requested');
   // The detail explains the end in the card's own words, from the task's news (T17).
   const detailNote = server.getByTestId('detail-cancel-note');

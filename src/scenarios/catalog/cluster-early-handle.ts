@@ -119,7 +119,7 @@ export const clusterEarlyHandle = defineScenario({
               saw:
                 polls.length === 0
                   ? 'no tasks/get of the second task answered yet'
-                  : `${polls.length} answers (${lost.length} errors), by node ${[...new Set(polls.map((r) => r.node ?? '?'))].join(', node ')}; created on node ${created ?? '?'}`,
+                  : `${polls.length} tasks/get answered (${lost.length} with an error), by node ${[...new Set(polls.map((r) => r.node ?? '?'))].join(', node ')}; created on node ${created ?? '?'}`,
             };
           },
         ),

@@ -71,6 +71,6 @@ describe('shared step builders', () => {
     const started = faultSeen('restarted', 'a fresh worker', 'server.started');
     expect(started.check(stage.obs)).toEqual({ pass: false, saw: 'no server events' });
     stage.obs = { ...stage.obs, faults: [{ kind: 'server.killed', generation: 1, seq: 1, at: 0 }] };
-    expect(started.check(stage.obs)).toEqual({ pass: false, saw: 'server.killed' });
+    expect(started.check(stage.obs)).toEqual({ pass: false, saw: 'server killed' });
   });
 });
