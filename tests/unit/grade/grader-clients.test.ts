@@ -7,7 +7,7 @@
  * checks it breaks. Real time: the tools run for a few seconds each, side by side.
  */
 import { createApplicationInputHandler } from '@modelcontextprotocol/ext-tasks/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGrader, type Grader } from '../../../src/grade/node-grader.ts';
 import type { ClientReport } from '../../../src/grade/report-card.ts';
 import { reportText } from '../../../src/grade/report-render.ts';
@@ -28,6 +28,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await grader.close();
 });
+
+/** Waits until the grader has seen the client poll `taskId` (`tasks/get` with that `Mcp-Name`): the task is under way. */
+async function polledOnce(taskId: string): Promise<void> {
+  await vi.waitFor(
+    () => {
+      const polled = grader.exchanges.some(
+        (e) => e.mcpMethod === 'tasks/get' && e.mcpName === taskId && e.answer !== undefined,
+      );
+      if (!polled) throw new Error(`no tasks/get of ${taskId} answered yet`);
+    },
+    { timeout: 15_000, interval: 50 },
+  );
+}
 
 function statusesOf(report: ClientReport | undefined): Record<string, string> {
   return Object.fromEntries((report?.checks ?? []).map((c) => [c.id, c.status]));
@@ -62,8 +75,8 @@ describe('the grader and real clients', () => {
         const execution = await link.session.callTool(GraderTool.restart, { seconds: 4 });
         if (execution.kind !== 'task') throw new Error('expected a task');
         const reference = execution.serializeReference();
-        // The client goes away mid-task (detach: the remote task runs on) and a new one starts.
-        await new Promise((resolve) => setTimeout(resolve, 1200));
+        // The client goes away mid-task, once it has polled (detach: the remote task runs on), and a new one starts.
+        await polledOnce(execution.handle.taskId);
         await execution.detach();
         const fresh = await connect();
         return (await fresh.session.resumeTask(reference)).settle();
@@ -71,7 +84,7 @@ describe('the grader and real clients', () => {
       const cancelled = (async () => {
         const execution = await link.session.callTool(GraderTool.cancel, {});
         if (execution.kind !== 'task') throw new Error('expected a task');
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        await polledOnce(execution.handle.taskId);
         await link.session.cancelTask(execution.handle.taskId);
         return execution.settle().catch((error: unknown) => ({ error }));
       })();
@@ -210,6 +223,7 @@ class WrongClient {
     maxPolls = Infinity,
   ): Promise<void> {
     for (let polls = 0; polls < maxPolls; polls++) {
+      // The wrong client's own poll pace (the behaviour under test), not a wait for the test.
       await new Promise((resolve) => setTimeout(resolve, 100));
       const answer = await this.send('tasks/get', { taskId });
       if (answer.error?.code === ErrorCode.InvalidParams) return;
