@@ -18,28 +18,11 @@ import {
   wireFromNow,
   wireRows,
 } from './playground.ts';
+import { armRule, faultPanel, openSection } from './fault-panel.ts';
 
-const faultPanel = (page: Page): Locator => page.getByRole('region', { name: 'Fault injection' });
 const connected = (page: Page): Locator =>
   page.getByRole('status').filter({ hasText: 'Connected as learner' });
 const pushStatus = (page: Page): Locator => page.getByRole('status', { name: 'Push stream' });
-
-/** Opens one of the panel's sections ("Link conditions", "Scheduled faults", "Fault log"). */
-async function openSection(page: Page, name: string): Promise<void> {
-  const summary = faultPanel(page).locator('summary').filter({ hasText: name });
-  const open = await summary.evaluate((el) => (el.parentElement as HTMLDetailsElement).open);
-  if (!open) await summary.click();
-}
-
-/** Arms "When <trigger>: <action>" in the panel. */
-async function armRule(page: Page, when: string, then: string): Promise<void> {
-  await openSection(page, 'Scheduled faults');
-  const form = faultPanel(page).getByRole('form', { name: 'Arm a fault rule' });
-  await form.getByLabel('When').selectOption({ label: when });
-  await form.getByLabel('Then').selectOption({ label: then });
-  await form.getByRole('button', { name: 'Arm rule' }).click();
-  await expect(faultPanel(page).getByRole('list', { name: 'Armed rules' })).toContainText(when);
-}
 
 /** Calls `greet`, a plain synchronous tool: one request, one response. */
 async function greet(page: Page, name: string): Promise<void> {

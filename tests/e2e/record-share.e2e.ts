@@ -16,25 +16,10 @@ import {
   taskCard,
   wireRows,
 } from './playground.ts';
+import { armRule, faultPanel, openSection } from './fault-panel.ts';
 
-const faultPanel = (page: Page): Locator => page.getByRole('region', { name: 'Fault injection' });
 const connected = (page: Page): Locator =>
   page.getByRole('status').filter({ hasText: 'Connected as learner' });
-
-async function openSection(page: Page, name: string): Promise<void> {
-  const summary = faultPanel(page).locator('summary').filter({ hasText: name });
-  const open = await summary.evaluate((el) => (el.parentElement as HTMLDetailsElement).open);
-  if (!open) await summary.click();
-}
-
-async function armRule(page: Page, when: string, then: string): Promise<void> {
-  await openSection(page, 'Scheduled faults');
-  const form = faultPanel(page).getByRole('form', { name: 'Arm a fault rule' });
-  await form.getByLabel('When').selectOption({ label: when });
-  await form.getByLabel('Then').selectOption({ label: then });
-  await form.getByRole('button', { name: 'Arm rule' }).click();
-  await expect(faultPanel(page).getByRole('list', { name: 'Armed rules' })).toContainText(when);
-}
 
 test('C8, T17: Save run downloads a run file that parses and holds the drop and the cancel', async ({
   page,
