@@ -109,6 +109,15 @@ async function summarise(
   return { top: ranked, busyPercent: totalUs === 0 ? NaN : (100 * busyUs) / totalUs };
 }
 
+/** `name (source:line)` of a position in one of the page's scripts, through its source map when it has one. */
+export async function whereIs(
+  frame: { functionName: string; url: string; lineNumber: number; columnNumber: number },
+  maps = new Map<string, TraceMap | undefined>(),
+): Promise<string> {
+  if (!maps.has(frame.url)) maps.set(frame.url, await fetchMap(frame.url));
+  return describe(frame, maps.get(frame.url));
+}
+
 async function fetchMap(url: string): Promise<TraceMap | undefined> {
   if (!/^https?:\/\/.*\.js$/.test(url)) return undefined;
   try {
