@@ -38,6 +38,7 @@ import type { StoredTaskReading } from '../../session/server-xray.ts';
 import { perFrame } from './per-frame.ts';
 import type { TaskNews, TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
+import type { XrayHistory } from './xray-history.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
 
@@ -58,9 +59,21 @@ export class FollowedTask {
   readonly #xray: Pick<PageSession, 'xray' | 'on'>;
   readonly #watchXray: () => void;
 
-  /** `session`: the page's session, for what it heard about the task (`news`) and the x-ray. */
-  constructor(actor: TaskActor, session: Pick<PageSession, 'xray' | 'on' | 'news'>) {
+  readonly #xrayHistory: XrayHistory | undefined;
+
+  /**
+   * `session`: the page's session, for what it heard about the task (`news`)
+   * and the x-ray; `xrayHistory`, when given, records the x-ray over time
+   * (tracked from before the first history step, so that step's reading is known).
+   */
+  constructor(
+    actor: TaskActor,
+    session: Pick<PageSession, 'xray' | 'on' | 'news'>,
+    xrayHistory?: XrayHistory,
+  ) {
     this.#actor = actor;
+    this.#xrayHistory = xrayHistory;
+    xrayHistory?.track(actor.getSnapshot().context.taskId);
     // One update per animation frame, not per snapshot (see per-frame.ts).
     this.#snapshot = fromStore(perFrame(useSelector(actor, (snapshot) => snapshot)));
     this.history = new TaskHistory(actor);
@@ -86,6 +99,14 @@ export class FollowedTask {
   get stored(): StoredTaskReading {
     this.#watchXray();
     return this.#xray.xray.reading(this.taskId);
+  }
+
+  /**
+   * The x-ray at a past moment (`at`, epoch ms, a history step's time): what
+   * the store held then, or `undefined` when the page does not know.
+   */
+  storedAt(at: number): StoredTaskReading | undefined {
+    return this.#xrayHistory?.readingAt(this.taskId, at);
   }
 
   /** What the page last heard about the task, when, the faults that hit it, and why it is gone. */

@@ -176,6 +176,57 @@ export function stepForward(steps: readonly HistoryStep[], cursor: HistoryCursor
   return steps[position]!.index;
 }
 
+/** What a key does to the cursor: the list runs newest first, so Up and Right step newer. */
+export type HistoryMove = 'older' | 'newer' | 'oldest' | 'live';
+
+/**
+ * The stepper's keys: Left and Down step older, Right and Up newer, Home to
+ * the oldest step, End back to live. The list shows the newest step on top,
+ * so Up and Down move the selection the way the keys point.
+ */
+export const HISTORY_KEYS: Readonly<Record<string, HistoryMove>> = {
+  ArrowLeft: 'older',
+  ArrowDown: 'older',
+  ArrowRight: 'newer',
+  ArrowUp: 'newer',
+  Home: 'oldest',
+  End: 'live',
+};
+
+/** The cursor after `move`. */
+export function moveCursor(
+  steps: readonly HistoryStep[],
+  cursor: HistoryCursor,
+  move: HistoryMove,
+): HistoryCursor {
+  switch (move) {
+    case 'older':
+      return stepBack(steps, cursor);
+    case 'newer':
+      return stepForward(steps, cursor);
+    case 'oldest':
+      return firstStep(steps);
+    case 'live':
+      return null;
+  }
+}
+
+/**
+ * The steps the list shows (at most `size`, oldest first): the newest ones
+ * while live, else a window holding the shown step, so the step selected is
+ * always one the list can focus.
+ */
+export function listedWindow(
+  steps: readonly HistoryStep[],
+  cursor: HistoryCursor,
+  size: number,
+): readonly HistoryStep[] {
+  if (steps.length <= size) return steps;
+  const at = Math.max(0, shownPosition(steps, cursor) - 1);
+  const start = Math.min(Math.max(0, at - Math.floor(size / 2)), steps.length - size);
+  return steps.slice(start, start + size);
+}
+
 export function firstStep(steps: readonly HistoryStep[]): HistoryCursor {
   return steps.length > 1 ? steps[0]!.index : null;
 }
