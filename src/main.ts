@@ -53,7 +53,10 @@ applyBeforeStart(session, cluster, shared.setup);
 // The seed is in the address from now on, so a reload keeps the same faults in the same order.
 keepSeedInAddress(session.network);
 // Recording starts with the page, before the session says anything.
-const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems);
+// A run saved while a scenario is open names it (read when saved, once `scenarios` exists).
+const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems, () =>
+  scenarios.scenario ? { id: scenarios.scenario.id, title: scenarios.scenario.title } : undefined,
+);
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);
