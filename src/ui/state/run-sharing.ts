@@ -7,8 +7,6 @@
 import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import { currentSetup } from '../../record/apply-setup.ts';
-import { harOf } from '../../record/har.ts';
-import { serializeRunFile } from '../../record/run-file.ts';
 import { RunRecorder } from '../../record/run-recorder.ts';
 import { SETUP_PARAMS, setupParams } from '../../record/setup-address.ts';
 import { watchTaskSteps } from './run-steps.ts';
@@ -54,17 +52,23 @@ export class RunSharing {
     });
   }
 
-  /** Downloads the run so far as `run-<time>.json`. */
-  saveRun(): string {
+  /**
+   * Downloads the run so far as `run-<time>.json`. The run is taken at the click; the writer
+   * loads then (the recorder listens from load, the file format is needed only here).
+   */
+  async saveRun(): Promise<string> {
     const run = this.recorder.run();
+    const { serializeRunFile } = await import('../../record/run-file.ts');
     const name = `run-${fileTime(Date.now())}.json`;
     download(name, serializeRunFile(run), 'application/json');
     return `Saved ${name}: ${run.events.length} events`;
   }
 
-  /** Downloads the wire as HAR 1.2. */
-  exportHar(): string {
-    const har = harOf(this.recorder.run());
+  /** Downloads the wire as HAR 1.2 (the converter loads at the first export). */
+  async exportHar(): Promise<string> {
+    const run = this.recorder.run();
+    const { harOf } = await import('../../record/har.ts');
+    const har = harOf(run);
     const name = `wire-${fileTime(Date.now())}.har`;
     download(name, JSON.stringify(har, null, 2), 'application/json');
     return `Saved ${name}: ${har.log.entries.length} requests`;
