@@ -19,7 +19,7 @@ const POSTGRES_URL = 'a URL postgres://user:password@host:port/database';
 /** `--store` of `npm run serve`: `memory`, or a PostgreSQL URL. */
 export function parseStoreOption(text: string | undefined): StoreChoice {
   if (text === undefined || text === 'memory') return { kind: 'memory' };
-  return parsePostgresUrl(text, '--store', `"memory" or ${POSTGRES_URL}`);
+  return parsePostgresUrl(text, '--store', true);
 }
 
 /**
@@ -33,11 +33,11 @@ export function parseDatabaseOption(text: string): StoreChoice {
       kind: 'error',
       message: `Invalid --database "memory": expected ${POSTGRES_URL} (the cluster's nodes share one database; per-node memory is one node's: npm run serve -- --store memory)`,
     };
-  return parsePostgresUrl(text, '--database', POSTGRES_URL);
+  return parsePostgresUrl(text, '--database', false);
 }
 
-/** A PostgreSQL URL given to `option`, or why it is not one. */
-function parsePostgresUrl(text: string, option: string, expected: string): StoreChoice {
+/** A PostgreSQL URL given to `option` (which may also take `memory`), or why it is not one. */
+function parsePostgresUrl(text: string, option: string, orMemory: boolean): StoreChoice {
   const invalid = (why: string): StoreChoice => ({
     kind: 'error',
     message: `Invalid ${option} "${redact(text)}": ${why}`,
@@ -46,13 +46,14 @@ function parsePostgresUrl(text: string, option: string, expected: string): Store
   try {
     url = new URL(text);
   } catch {
-    return invalid(`expected ${expected}`);
+    return invalid(`expected ${orMemory ? '"memory" or ' : ''}${POSTGRES_URL}`);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
-    return invalid(`the scheme is ${url.protocol.replace(':', '')}, expected ${expected}`);
-  if (url.hostname === '') return invalid(`the URL names no host, expected ${expected}`);
-  if (url.port !== '' && !(Number(url.port) > 0))
-    return invalid(`bad port ${url.port}, expected ${expected}`);
+    return invalid(
+      `the scheme is ${url.protocol.replace(':', '')}, expected postgres${orMemory ? ' (or "memory")' : ''}`,
+    );
+  if (url.hostname === '') return invalid('the URL names no host');
+  if (url.port !== '' && !(Number(url.port) > 0)) return invalid(`bad port ${url.port}`);
   return { kind: 'postgres', url: text, shown: redact(text) };
 }
 
