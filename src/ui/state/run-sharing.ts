@@ -8,7 +8,7 @@ import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts'
 import type { PageSession } from '../../session/page-session.ts';
 import { currentSetup } from '../../record/apply-setup.ts';
 import { harOf } from '../../record/har.ts';
-import { serializeRunFile } from '../../record/run-file.ts';
+import { serializeRunFile, type RunScenario } from '../../record/run-file.ts';
 import { RunRecorder } from '../../record/run-recorder.ts';
 import { SETUP_PARAMS, setupParams } from '../../record/setup-address.ts';
 import { watchTaskSteps } from './run-steps.ts';
@@ -36,14 +36,18 @@ export class RunSharing {
   readonly #session: PageSession;
   readonly #cluster: ClusterEndpoint | undefined;
   readonly #remoteUrl: string | undefined;
+  /** The scenario open on the page now, if one is: a saved run names it. */
+  readonly #scenario: () => RunScenario | undefined;
 
   constructor(
     session: PageSession,
     cluster: ClusterEndpoint | undefined,
     remoteUrl: string | undefined,
     problems: readonly string[],
+    scenario: () => RunScenario | undefined = () => undefined,
   ) {
     this.#session = session;
+    this.#scenario = scenario;
     this.#cluster = cluster;
     this.#remoteUrl = remoteUrl;
     this.problems = problems;
@@ -54,9 +58,10 @@ export class RunSharing {
     });
   }
 
-  /** Downloads the run so far as `run-<time>.json`. */
+  /** Downloads the run so far as `run-<time>.json` (naming the scenario open now, if any). */
   saveRun(): string {
-    const run = this.recorder.run();
+    const scenario = this.#scenario();
+    const run = { ...this.recorder.run(), ...(scenario ? { scenario } : {}) };
     const name = `run-${fileTime(Date.now())}.json`;
     download(name, serializeRunFile(run), 'application/json');
     return `Saved ${name}: ${run.events.length} events`;
