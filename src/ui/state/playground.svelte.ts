@@ -60,10 +60,7 @@ export class Playground {
     this.durability = new Durability(session);
     this.network = new NetworkControls(session.network);
     this.push = new PushControls(session);
-    this.calls = new ToolCalls(
-      (request) => session.callTool(request),
-      () => session.network.scheduler.now(),
-    );
+    this.calls = new ToolCalls((request) => session.callTool(request));
     this.#watchConnection = watch(session, 'connection');
     this.#watchServer = watch(session, 'server');
     this.#watchTools = watch(session, 'tools');

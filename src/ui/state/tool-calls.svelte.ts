@@ -49,19 +49,11 @@ export function toCallError(error: unknown): CallError {
 export class ToolCalls {
   #records = $state.raw<readonly CallRecord[]>([]);
   readonly #callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>;
-  readonly #now: () => number;
   #nextId = 1;
 
-  /**
-   * `callTool` makes one round; a task handle it returns is already followed (the page session
-   * does it). `now` is the page's world time, the clock the wire rows and a scenario's steps keep.
-   */
-  constructor(
-    callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>,
-    now: () => number = () => Date.now(),
-  ) {
+  /** `callTool` makes one round; a task handle it returns is already followed (the page session does it). */
+  constructor(callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>) {
     this.#callTool = callTool;
-    this.#now = now;
   }
 
   /** Newest first. */
@@ -76,7 +68,7 @@ export class ToolCalls {
       toolName,
       args,
       declared,
-      startedAt: this.#now(),
+      startedAt: Date.now(),
       rounds: 0,
       outcome: { kind: 'pending' },
     };
