@@ -50,7 +50,10 @@ uiClock.readFrom(() => world.now());
 cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
 applyBeforeStart(session, cluster, shared.setup);
 // Recording starts with the page, before the session says anything.
-const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems);
+// A run saved while a scenario is open names it (read when saved, once `scenarios` exists).
+const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems, () =>
+  scenarios.scenario ? { id: scenarios.scenario.id, title: scenarios.scenario.title } : undefined,
+);
 const server = new ServerChoice(remote, storage, () => location.reload());
 markRestoreForBench(session);
 const playground = new Playground(session, cluster);

@@ -23,11 +23,16 @@ export const RunFileSchema = z.object({
   recordedAt: z.iso.datetime(),
   /** The setup when recording began; later changes are events (`rules`, `fault-log`, `declare-tasks`, `server-store`). */
   setup: RunSetupSchema,
+  /** The scenario open on the page when the run was saved, if one was (the replay names it). */
+  scenario: z.object({ id: z.string().min(1), title: z.string().min(1) }).optional(),
   /** Ordered by `at`. */
   events: z.array(RunEventSchema),
 });
 
 export type RunFile = z.infer<typeof RunFileSchema>;
+
+/** The scenario a run was recorded from. */
+export type RunScenario = NonNullable<RunFile['scenario']>;
 
 export type RunFileVerdict = { ok: true; run: RunFile } | { ok: false; error: string };
 

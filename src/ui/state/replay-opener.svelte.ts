@@ -97,7 +97,12 @@ export class ReplayOpener {
     this.#replay?.close();
     this.#replay = new Replay(
       result.index,
-      { name, recordedAt: result.run.recordedAt, appVersion: result.run.app.version },
+      {
+        name,
+        recordedAt: result.run.recordedAt,
+        appVersion: result.run.app.version,
+        scenario: result.run.scenario,
+      },
       frameTicker,
     );
   }

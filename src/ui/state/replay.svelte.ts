@@ -15,6 +15,7 @@ import type { RunIndex, TaskAtMoment } from '../../replay/run-index.ts';
 import type { FaultNotice } from '../../session/fault-notices.ts';
 import type { StoredTaskReading } from '../../session/server-xray.ts';
 import type { WireView } from './wire-view.ts';
+import type { RunScenario } from '../../record/run-file.ts';
 
 /** Where the run came from and when it was recorded, for the banner. */
 export interface ReplayOrigin {
@@ -24,6 +25,8 @@ export interface ReplayOrigin {
   readonly recordedAt: string;
   /** The app version that recorded it. */
   readonly appVersion: string;
+  /** The scenario it was recorded from, when it was recorded while one was open. */
+  readonly scenario?: RunScenario | undefined;
 }
 
 /** The poll interval a card's note assumes when the recording does not say. */

@@ -7,6 +7,7 @@
 import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import { currentSetup } from '../../record/apply-setup.ts';
+import type { RunScenario } from '../../record/run-file.ts';
 import { RunRecorder } from '../../record/run-recorder.ts';
 import { SETUP_PARAMS, setupParams } from '../../record/setup-address.ts';
 import { watchTaskSteps } from './run-steps.ts';
@@ -34,14 +35,18 @@ export class RunSharing {
   readonly #session: PageSession;
   readonly #cluster: ClusterEndpoint | undefined;
   readonly #remoteUrl: string | undefined;
+  /** The scenario open on the page now, if one is: a saved run names it. */
+  readonly #scenario: () => RunScenario | undefined;
 
   constructor(
     session: PageSession,
     cluster: ClusterEndpoint | undefined,
     remoteUrl: string | undefined,
     problems: readonly string[],
+    scenario: () => RunScenario | undefined = () => undefined,
   ) {
     this.#session = session;
+    this.#scenario = scenario;
     this.#cluster = cluster;
     this.#remoteUrl = remoteUrl;
     this.problems = problems;
@@ -53,11 +58,13 @@ export class RunSharing {
   }
 
   /**
-   * Downloads the run so far as `run-<time>.json`. The run is taken at the click; the writer
-   * loads then (the recorder listens from load, the file format is needed only here).
+   * Downloads the run so far as `run-<time>.json` (naming the scenario open now, if any). The
+   * run is taken at the click; the writer loads then (the recorder listens from load, the file
+   * format is needed only here).
    */
   async saveRun(): Promise<string> {
-    const run = this.recorder.run();
+    const scenario = this.#scenario();
+    const run = { ...this.recorder.run(), ...(scenario ? { scenario } : {}) };
     const { serializeRunFile } = await import('../../record/run-file.ts');
     const name = `run-${fileTime(Date.now())}.json`;
     download(name, serializeRunFile(run), 'application/json');
