@@ -58,8 +58,9 @@ export class RunSharing {
   }
 
   /**
-   * Downloads the run so far as `run-<time>.json` (naming the scenario open now, if any). The run is taken at the click; the writer
-   * loads then (the recorder listens from load, the file format is needed only here).
+   * Downloads the run so far as `run-<time>.json` (naming the scenario open now, if any). The
+   * run is taken at the click; the writer loads then (the recorder listens from load, the file
+   * format is needed only here).
    */
   async saveRun(): Promise<string> {
     const scenario = this.#scenario();
