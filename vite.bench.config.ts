@@ -12,6 +12,8 @@ export default defineConfig({
   logLevel: 'warn',
   build: {
     target: 'es2022',
+    // The bench's CPU profiles map minified positions back to the source.
+    sourcemap: true,
     outDir: resolve(import.meta.dirname, 'dist-bench'),
     emptyOutDir: true,
     rollupOptions: {

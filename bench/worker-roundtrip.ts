@@ -220,10 +220,25 @@ async function run(options: RunOptions): Promise<RunResult> {
   }
 }
 
+/** The one target `prepare` opened, for a profiled run outside the measured ones. */
+let prepared: Session | undefined;
+
+/** Opens `target` alone and warms it up, so a profiler can attach to its worker before `saturateFor`. */
+async function prepare(target: Target, warmup: number): Promise<void> {
+  prepared = await open(target);
+  for (let i = 0; i < warmup; i++) await prepared.call();
+}
+
+/** Keeps `inFlight` requests outstanding on the prepared target for `ms`; returns how many completed. */
+async function saturateFor(ms: number, inFlight: number): Promise<number> {
+  if (!prepared) throw new Error('prepare a target first');
+  return saturate(prepared, ms, inFlight);
+}
+
 declare global {
   interface Window {
-    bench: { run: typeof run };
+    bench: { run: typeof run; prepare: typeof prepare; saturateFor: typeof saturateFor };
   }
 }
 
-window.bench = { run };
+window.bench = { run, prepare, saturateFor };

@@ -11,7 +11,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseStoreOption, redact } from '../src/server/pg/store-url.ts';
+import { parseDatabaseOption, redact } from '../src/server/pg/store-url.ts';
 import { isAlive, removeLeftovers } from './local-postgres.ts';
 import { startCluster, type Cluster } from './cluster/start-cluster.ts';
 
@@ -100,13 +100,8 @@ function parseCli(): { nodes: number; port: number; database: string | undefined
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`Invalid --port "${values.port}": expected 0 to 65535`);
   if (values.database !== undefined) {
-    const store = parseStoreOption(values.database);
-    if (store.kind !== 'postgres')
-      fail(
-        store.kind === 'error'
-          ? store.message.replace('--store', '--database')
-          : 'Invalid --database: expected a postgres:// URL',
-      );
+    const store = parseDatabaseOption(values.database);
+    if (store.kind === 'error') fail(store.message);
   }
   return { nodes, port, database: values.database };
 }

@@ -22,6 +22,7 @@ import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { TimeControl } from './ui/state/time-control.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
 import { RunSharing } from './ui/state/run-sharing.ts';
+import { keepSeedInAddress } from './ui/state/seed-address.ts';
 import { ReplayOpener } from './ui/state/replay-opener.svelte.ts';
 
 // The learner's own server when one was chosen (the page reloads to switch); else the page's
@@ -49,6 +50,8 @@ const time = new TimeControl(new WorldTime(world, session.network, endpoint));
 uiClock.readFrom(() => world.now());
 cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
 applyBeforeStart(session, cluster, shared.setup);
+// The seed is in the address from now on, so a reload keeps the same faults in the same order.
+keepSeedInAddress(session.network);
 // Recording starts with the page, before the session says anything.
 // A run saved while a scenario is open names it (read when saved, once `scenarios` exists).
 const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems, () =>

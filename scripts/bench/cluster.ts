@@ -8,12 +8,16 @@
  * behind the same balancer (the hop's share) and one PostgreSQL node without
  * the balancer (the store's share).
  *
- * The balancers run in this process, beside autocannon; PostgreSQL and the
- * nodes are processes of their own, all on the same shared CPUs.
+ * Each balancer measured is a process of its own (`balancer-process.ts`), as
+ * under `npm run cluster`, where it runs apart from any client: in this
+ * process it would share an event loop with autocannon, and every request's
+ * latency would include the load generator's own work. PostgreSQL, the nodes
+ * and the balancers all share the same CPUs. The balancer's CPU time per
+ * request, read from its process, says what the hop costs apart from the load.
  */
 import { PgTaskStore } from '../../src/server/pg/pg-task-store.ts';
 import { LEASE_MS } from '../../src/server/task-durability.ts';
-import { startBalancer } from '../cluster/balancer.ts';
+import { spawnBalancer } from '../cluster/balancer-process.ts';
 import { startCluster } from '../cluster/start-cluster.ts';
 import { spawnNode } from '../cluster/node-process.ts';
 import { stopNode } from '../cluster/start-cluster.ts';
@@ -65,10 +69,15 @@ export const cluster: BenchPart = {
       startCluster({ nodes: 3 }),
       spawnNode({ name: 'memory-node', store: 'memory' }),
     ]);
-    // The same balancer in front of the memory node alone: what the hop itself costs.
-    const memoryBalanced = await startBalancer([
-      { name: memory.name, origin: new URL(memory.url).origin },
+    // The balancers under load, each its own process: one over the 3 PostgreSQL nodes (what
+    // `npm run cluster` runs), and the same in front of the memory node alone (what the hop costs).
+    const [sharedBalanced, memoryBalanced] = await Promise.all([
+      spawnBalancer(
+        shared.nodes.map((node) => ({ name: node.name, origin: new URL(node.url).origin })),
+      ),
+      spawnBalancer([{ name: memory.name, origin: new URL(memory.url).origin }]),
     ]);
+    const sharedUrl = `${sharedBalanced.origin}/mcp`;
     let measured: Measured[];
     let takeoverMs: number;
     const watcher = await PgTaskStore.open({ connectionString: shared.databaseUrl, poolSize: 2 });
@@ -77,7 +86,7 @@ export const cluster: BenchPart = {
       // task polled by everyone (which a store could answer with one read for all).
       const some = (url: string) =>
         Promise.all(Array.from({ length: POLLED_TASKS }, () => startTask(url, 600)));
-      const [sharedTasks, memoryTasks] = await Promise.all([some(shared.url), some(memory.url)]);
+      const [sharedTasks, memoryTasks] = await Promise.all([some(sharedUrl), some(memory.url)]);
       const polls = (taskIds: string[]) => taskIds.map(tasksGet);
       const first = shared.nodes[0]!;
       ctx.log(
@@ -89,11 +98,11 @@ export const cluster: BenchPart = {
           {
             label: 'memory, balanced',
             url: `${memoryBalanced.origin}/mcp`,
-            pid: memory.pid,
+            pid: memoryBalanced.pid,
             call: polls(memoryTasks),
           },
           { label: 'pg node', url: first.url, pid: first.pid, call: polls(sharedTasks) },
-          { label: 'cluster', url: shared.url, pid: undefined, call: polls(sharedTasks) },
+          { label: 'cluster', url: sharedUrl, pid: sharedBalanced.pid, call: polls(sharedTasks) },
         ],
         { rounds, seconds, connections: CONNECTIONS, clientName: 'bench-cluster' },
       );
@@ -122,7 +131,7 @@ export const cluster: BenchPart = {
       takeoverMs = Date.now() - killedAt;
     } finally {
       await watcher.close();
-      await memoryBalanced.close();
+      await Promise.all([sharedBalanced.stop(), memoryBalanced.stop()]);
       await Promise.all([shared.stop(), stopNode(memory)]);
     }
     const [alone, balanced, pgNode, all] = measured as [Measured, Measured, Measured, Measured];
@@ -153,7 +162,7 @@ export const cluster: BenchPart = {
         all.p99,
         'ms',
         ref('p99', alone.p99),
-        'the balancer runs in this process, beside autocannon',
+        'each balancer measured runs in its own process, as under npm run cluster (not in the bench process beside autocannon)',
       ),
       figure(
         PART,
@@ -168,6 +177,14 @@ export const cluster: BenchPart = {
         balanced.throughput,
         'req/s',
         ref('req/s', alone.throughput),
+      ),
+      figure(
+        PART,
+        "the balancer's share: its own CPU per tasks/get it forwards",
+        balanced.cpuPerRequestUs,
+        'µs',
+        ref('CPU', alone.cpuPerRequestUs),
+        "the balancer process's user + system time per request, beside the memory node's own per request it answers",
       ),
       figure(
         PART,

@@ -39,6 +39,24 @@ export interface SelfTime {
 const SAMPLING_US = 250;
 const SYNTHETIC = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
+/** Sends one CDP command to a target (the page's own session, or a worker through the browser's: `worker-profile.ts`). */
+export type CdpSend = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
+
+/** Starts sampling on a target; the returned `stop` ends it, writes `file` and summarises it. */
+export async function startProfile(
+  send: CdpSend,
+): Promise<(file: string, top?: number) => Promise<{ top: SelfTime[]; busyPercent: number }>> {
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+  await send('Profiler.start');
+  return async (file, top = 15) => {
+    const { profile } = (await send('Profiler.stop')) as { profile: Profile };
+    await send('Profiler.disable');
+    writeFileSync(file, JSON.stringify(profile));
+    return summarise(profile, top);
+  };
+}
+
 /** Profiles `page` for `seconds`, writes `file`, and returns the top `top` functions by self time. */
 export async function profilePage(
   page: Page,
@@ -47,14 +65,9 @@ export async function profilePage(
   file: string,
   top = 15,
 ): Promise<{ top: SelfTime[]; busyPercent: number }> {
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
-  await cdp.send('Profiler.start');
+  const stop = await startProfile((method, params) => cdp.send(method as never, params as never));
   await page.waitForTimeout(seconds * 1000);
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-  await cdp.send('Profiler.disable');
-  writeFileSync(file, JSON.stringify(profile));
-  return summarise(profile, top);
+  return stop(file, top);
 }
 
 /** Self time per function (summed over every node of it), source-mapped, largest first. */
@@ -96,6 +109,15 @@ async function summarise(
   return { top: ranked, busyPercent: totalUs === 0 ? NaN : (100 * busyUs) / totalUs };
 }
 
+/** `name (source:line)` of a position in one of the page's scripts, through its source map when it has one. */
+export async function whereIs(
+  frame: { functionName: string; url: string; lineNumber: number; columnNumber: number },
+  maps = new Map<string, TraceMap | undefined>(),
+): Promise<string> {
+  if (!maps.has(frame.url)) maps.set(frame.url, await fetchMap(frame.url));
+  return describe(frame, maps.get(frame.url));
+}
+
 async function fetchMap(url: string): Promise<TraceMap | undefined> {
   if (!/^https?:\/\/.*\.js$/.test(url)) return undefined;
   try {
@@ -119,9 +141,13 @@ function describe(frame: Profile['nodes'][number]['callFrame'], map: TraceMap | 
 }
 
 /** The summary as printable lines. */
-export function formatProfile(label: string, summary: { top: SelfTime[]; busyPercent: number }) {
+export function formatProfile(
+  label: string,
+  summary: { top: SelfTime[]; busyPercent: number },
+  thread = 'main thread',
+) {
   return [
-    `${label}: main thread busy ${summary.busyPercent.toFixed(0)}% of the profiled time; top self time:`,
+    `${label}: ${thread} busy ${summary.busyPercent.toFixed(0)}% of the profiled time; top self time:`,
     ...summary.top.map(
       (f) =>
         `  ${f.percent.toFixed(1).padStart(5)}%  ${f.ms.toFixed(0).padStart(6)} ms  ${f.where}`,

@@ -13,6 +13,7 @@ import { openApp, startTasks, tasksGetSent } from './app-page.ts';
 import type { BenchPart } from './context.ts';
 import { formatProfile, profilePage } from './cpu-profile.ts';
 import { figure, percentile } from './figures.ts';
+import { formatTrace, tracePage, type FrameTrace } from './frame-trace.ts';
 
 const PART = 'page-follow';
 const POLL_MS = 250;
@@ -95,6 +96,7 @@ interface FollowRun {
   follow: Window;
   pollsPerSecond: number;
   startup: number;
+  trace: FrameTrace;
 }
 
 /** One fresh page: idle, then `tasks` tasks started and followed; the list stays at the top, or is scrolled through all along. */
@@ -137,7 +139,11 @@ async function followOnce(
     const file = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}.cpuprofile`;
     const profile = await profilePage(page, cdp, ctx.small ? 2 : 5, file);
     for (const line of formatProfile(`[${PART}] CPU profile, ${file}`, profile)) ctx.log(line);
-    return { idle, follow, pollsPerSecond, startup };
+    // What "(program)" hides: style, layout and paint per frame, and the layout script forced.
+    const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}.trace.json`;
+    const trace = await tracePage(cdp, ctx.small ? 2 : 5, traceFile);
+    for (const line of formatTrace(`[${PART}] trace, ${traceFile}`, trace)) ctx.log(line);
+    return { idle, follow, pollsPerSecond, startup, trace };
   } finally {
     await context.close();
   }
@@ -156,7 +162,11 @@ export const pageFollow: BenchPart = {
     const tasks = ctx.small ? 100 : 1000;
     const figures = [];
     for (const scrolled of [false, true]) {
-      const { idle, follow, pollsPerSecond, startup } = await followOnce(ctx, tasks, scrolled);
+      const { idle, follow, pollsPerSecond, startup, trace } = await followOnce(
+        ctx,
+        tasks,
+        scrolled,
+      );
       const label = `${tasks} tasks @ ${POLL_MS} ms, ${scrolled ? SCROLLED : AT_TOP}`;
       const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
       figures.push(
@@ -193,6 +203,22 @@ export const pageFollow: BenchPart = {
           value: (tasks * 1000) / POLL_MS,
         }),
         figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
+        figure(
+          PART,
+          `style recalc + layout, ${label}`,
+          (trace.ms.style + trace.ms.layout) / trace.seconds,
+          'ms/s',
+          { name: 'a second', value: 1000 },
+          `traced after the window: ${trace.frames} frames in ${trace.seconds.toFixed(1)} s, paint ${(trace.ms.paint / trace.seconds).toFixed(0)} ms/s, script ${(trace.ms.script / trace.seconds).toFixed(0)} ms/s`,
+        ),
+        figure(
+          PART,
+          `style/layout forced by script, ${label}`,
+          trace.forced.count / trace.seconds,
+          'per s',
+          undefined,
+          trace.forced.by.map((f) => `${f.count} by ${f.where}`).join('; ') || 'none',
+        ),
       );
     }
     return figures;

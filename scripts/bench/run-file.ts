@@ -8,12 +8,12 @@
 import { performance } from 'node:perf_hooks';
 import { parseRunFile, serializeRunFile, type RunFile } from '../../src/record/run-file.ts';
 import type { RunEvent } from '../../src/record/run-events.ts';
-import { cleanLink } from '../../src/net/link-conditions.ts';
 import type { BenchPart } from './context.ts';
 import { figure, type Figure } from './figures.ts';
+import { sampleRun, SAMPLE_T0 } from './sample-run.ts';
 
 const PART = 'run-file';
-const T0 = Date.parse('2026-07-28T10:00:00Z');
+const T0 = SAMPLE_T0;
 
 /** A run like a busy page's: polls and their answers, with network marks, and task steps. */
 export function syntheticRun(messages: number): RunFile {
@@ -86,22 +86,7 @@ export function syntheticRun(messages: number): RunFile {
         },
       });
   }
-  return {
-    format: 'mcp-tasks-playground/run',
-    version: 1,
-    app: { version: '0.1.0' },
-    recordedAt: new Date(T0).toISOString(),
-    setup: {
-      seed: 1,
-      link: cleanLink(),
-      rules: [],
-      store: 'memory',
-      cluster: { nodes: 1, policy: 'round-robin', store: 'memory' },
-      declareTasks: true,
-      server: { kind: 'built-in' },
-    },
-    events,
-  };
+  return sampleRun(events);
 }
 
 /** The median of `rounds` timings of `work`, ms. */

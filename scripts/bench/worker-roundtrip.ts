@@ -6,8 +6,11 @@
  * Chromium by bench/worker-roundtrip.ts (built into dist-bench/).
  */
 import type { RunOptions, Target } from '../../bench/worker-roundtrip.ts';
-import type { BenchPart } from './context.ts';
+import type { Page } from '@playwright/test';
+import type { BenchContext, BenchPart } from './context.ts';
+import { formatProfile, startProfile } from './cpu-profile.ts';
 import { figure, percentile, type Figure } from './figures.ts';
+import { attachToWorker } from './worker-profile.ts';
 
 const PART = 'worker-roundtrip';
 /** Outstanding requests in the throughput run: the page following many tasks keeps several in flight. */
@@ -87,9 +90,45 @@ export const workerRoundTrip: BenchPart = {
           echoRef,
         ),
       );
+      // Profiled after the measured runs, so the profiler's own cost is in no figure.
+      await profilePagePath(ctx, await context.newPage(), ctx.small ? 2 : 5);
       return figures;
     } finally {
       await context.close();
     }
   },
 };
+
+/**
+ * CPU profiles of the page and of its server worker while the page's own
+ * path (`memory-net`) is kept saturated: the top self times of each thread
+ * go to the log, the profiles to `bench-results/`.
+ */
+async function profilePagePath(ctx: BenchContext, page: Page, seconds: number): Promise<void> {
+  await page.goto(`${ctx.benchUrl}/worker-roundtrip.html`);
+  await page.waitForFunction(() => 'bench' in window);
+  await page.evaluate(() => window.bench.prepare('memory-net', 100));
+  const worker = await attachToWorker(await ctx.browser(), /\/worker-[^/]*\.js$/);
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    const stopPage = await startProfile((m, p) => cdp.send(m as never, p as never));
+    const stopWorker = await startProfile(worker.send);
+    const done = await page.evaluate(({ ms, inFlight }) => window.bench.saturateFor(ms, inFlight), {
+      ms: seconds * 1000,
+      inFlight: IN_FLIGHT,
+    });
+    const pageFile = `${ctx.outDir}/${PART}-page.cpuprofile`;
+    const workerFile = `${ctx.outDir}/${PART}-worker.cpuprofile`;
+    ctx.log(`[${PART}] profiled ${done} tasks/get via clean FaultyNetwork in ${seconds} s`);
+    for (const line of formatProfile(`[${PART}] page, ${pageFile}`, await stopPage(pageFile)))
+      ctx.log(line);
+    for (const line of formatProfile(
+      `[${PART}] server worker, ${workerFile}`,
+      await stopWorker(workerFile),
+      'worker',
+    ))
+      ctx.log(line);
+  } finally {
+    await worker.detach();
+  }
+}

@@ -9,12 +9,12 @@ import { InputRequestSchema, type InputRequest } from '../protocol/task.ts';
 import {
   describeAnswer,
   statusOf,
-  taskIdOf,
   type CheckContext,
   type Outcome,
   type ServerCheck,
 } from './check-context.ts';
 import type { Answer } from './raw-exchange.ts';
+import { settleOptionalTask } from './tool-task.ts';
 
 /** The outstanding input requests of a `tasks/get` answer, by key. */
 function inputRequestsOf(answer: Answer): Record<string, InputRequest> {
@@ -54,38 +54,20 @@ type InputTask = { taskId: string; requests: Record<string, InputRequest> } | { 
 
 function inputTask(context: CheckContext): Promise<InputTask> {
   return context.shared('input-task', async (own): Promise<InputTask> => {
-    const { inputTool, inputArguments = {} } = own.options;
-    if (inputTool === undefined)
-      return {
-        outcome: {
-          verdict: 'not-applicable',
-          detail: 'No tool that asks for input was named (the input tool option).',
-        },
-      };
-    const created = await own.send(Method.toolsCall, {
-      name: inputTool,
-      arguments: inputArguments,
-    });
-    const taskId = taskIdOf(created);
-    if (taskId === undefined)
-      return {
-        outcome: {
-          verdict: created.kind === 'result' ? 'not-applicable' : 'fail',
-          detail: `${inputTool} answered ${describeAnswer(created)}, not a task.`,
-        },
-      };
-    const { answer, settled } = await own.pollUntil(
-      taskId,
+    const task = await settleOptionalTask(
+      own,
+      'inputTool',
       (a) => statusOf(a) === 'input_required' && Object.keys(inputRequestsOf(a)).length > 0,
     );
-    if (!settled)
+    if ('verdict' in task) return { outcome: task };
+    if (!task.settled)
       return {
         outcome: {
           verdict: 'not-applicable',
-          detail: `${inputTool}'s task never asked for input (last ${describeAnswer(answer)}).`,
+          detail: `${own.options.inputTool ?? 'The input tool'}'s task never asked for input (last ${describeAnswer(task.answer)}).`,
         },
       };
-    return { taskId, requests: inputRequestsOf(answer) };
+    return { taskId: task.taskId, requests: inputRequestsOf(task.answer) };
   });
 }
 

@@ -4,7 +4,8 @@
  * missing when a task is required.
  */
 import { ErrorCode, Method, TASKS_EXTENSION } from '../protocol/constants.ts';
-import { describeAnswer, taskIdOf, type CheckContext, type ServerCheck } from './check-context.ts';
+import { describeAnswer, type CheckContext, type ServerCheck } from './check-context.ts';
+import { taskToAskAbout } from './tool-task.ts';
 import type { Answer } from './raw-exchange.ts';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -120,13 +121,8 @@ export const taskMethodsNeedExtension: ServerCheck = {
   rules: ['T4'],
   title: 'A tasks/get that does not declare the extension is answered -32021',
   async run(context) {
-    const created = await context.createdTask();
-    const taskId = taskIdOf(created);
-    if (taskId === undefined)
-      return {
-        verdict: 'not-applicable',
-        detail: `${context.options.tool} made no task to ask about (it answered ${describeAnswer(created)}).`,
-      };
+    const taskId = await taskToAskAbout(context);
+    if (typeof taskId !== 'string') return taskId;
     const answer = await context.send(Method.tasksGet, { taskId }, { tasks: false });
     if (answer.kind === 'error' && answer.error.code === ErrorCode.MissingRequiredClientCapability)
       return { verdict: 'pass', detail: 'Answered -32021.' };

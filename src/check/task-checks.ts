@@ -14,26 +14,13 @@ import {
   type Outcome,
   type ServerCheck,
 } from './check-context.ts';
-import type { Answer } from './raw-exchange.ts';
+import { callForTask, noTask, settleOptionalTask } from './tool-task.ts';
 
 /** A zod failure as the fields it names, e.g. `ttlMs: Invalid input: expected int`. */
 function issuesOf(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.join('.') || '(the result)'}: ${issue.message}`)
     .join('; ');
-}
-
-/** Why no task came back to a call that declared the extension: not applicable, or a failure. */
-function noTask(tool: string, answer: Answer): Outcome {
-  if (answer.kind === 'result')
-    return {
-      verdict: 'not-applicable',
-      detail: `${tool} answered ${describeAnswer(answer)} rather than a task, which T7 allows; name a tool the server runs as a task.`,
-    };
-  return {
-    verdict: 'fail',
-    detail: `tools/call ${tool} with the extension got ${describeAnswer(answer)}; check the tool's name and arguments.`,
-  };
 }
 
 /** The shared task's id, or the outcome to give when there is none. */
@@ -105,9 +92,8 @@ export const cancelAcknowledged: ServerCheck = {
   async run(context) {
     const { tool, arguments: args = {} } = context.options;
     // A task of its own, so the cancel cannot disturb the task the other checks read.
-    const created = await context.send(Method.toolsCall, { name: tool, arguments: args });
-    const taskId = taskIdOf(created);
-    if (taskId === undefined) return noTask(tool, created);
+    const taskId = await callForTask(context, tool, args);
+    if (typeof taskId !== 'string') return taskId;
     const answer = await context.send(Method.tasksCancel, { taskId });
     if (answer.kind !== 'result')
       return { verdict: 'fail', detail: `tasks/cancel got ${describeAnswer(answer)}.` };
@@ -137,22 +123,12 @@ export const isErrorCompletes: ServerCheck = {
   needs: ['errorTool'],
   title: 'A tool that reports isError ends its task completed, not failed',
   async run(context) {
-    const { errorTool, errorArguments = {} } = context.options;
-    if (errorTool === undefined)
-      return {
-        verdict: 'not-applicable',
-        detail: 'No tool that reports isError was named (the error tool option).',
-      };
-    const created = await context.send(Method.toolsCall, {
-      name: errorTool,
-      arguments: errorArguments,
-    });
-    const taskId = taskIdOf(created);
-    if (taskId === undefined) return noTask(errorTool, created);
-    const { answer, settled } = await context.pollUntil(taskId, (a) => {
+    const task = await settleOptionalTask(context, 'errorTool', (a) => {
       const status = statusOf(a);
       return status === 'completed' || status === 'failed' || status === 'cancelled';
     });
+    if ('verdict' in task) return task;
+    const { answer, settled } = task;
     const status = statusOf(answer);
     if (!settled)
       return {
@@ -170,7 +146,7 @@ export const isErrorCompletes: ServerCheck = {
     if (isError !== true)
       return {
         verdict: 'fail',
-        detail: `The task completed, but its result has no isError: true; is ${errorTool} a tool that reports an error?`,
+        detail: `The task completed, but its result has no isError: true; is ${context.options.errorTool ?? 'the error tool'} a tool that reports an error?`,
       };
     return { verdict: 'pass', detail: 'Ended "completed" with result.isError true.' };
   },

@@ -5,6 +5,7 @@
  */
 import { ErrorCode, Method } from '../protocol/constants.ts';
 import { describeAnswer, taskIdOf, type CheckContext, type ServerCheck } from './check-context.ts';
+import { taskToAskAbout } from './tool-task.ts';
 import type { Answer, RequestShape } from './raw-exchange.ts';
 
 /** An id no server made: long and random, so it cannot be a real task of anyone's. */
@@ -30,13 +31,8 @@ function headerCheck(
     rules: ['T19', 'C7'],
     title,
     async run(context: CheckContext) {
-      const created = await context.createdTask();
-      const taskId = taskIdOf(created);
-      if (taskId === undefined)
-        return {
-          verdict: 'not-applicable',
-          detail: `${context.options.tool} made no task to ask about (it answered ${describeAnswer(created)}).`,
-        };
+      const taskId = await taskToAskAbout(context);
+      if (typeof taskId !== 'string') return taskId;
       const answer = await context.send(Method.tasksGet, { taskId }, { headers: headers(taskId) });
       if (isError(answer, ErrorCode.HeaderMismatch))
         return { verdict: 'pass', detail: `${broken}: answered -32020.` };

@@ -7,6 +7,7 @@
 import { Method } from '../protocol/constants.ts';
 import { clientCapabilities, requestMeta, type ClientInfo } from '../protocol/envelope.ts';
 import {
+  builtRequest,
   parseMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -222,12 +223,12 @@ export class RpcClient {
       this.#options.clientInfo,
       clientCapabilities({ tasks: pending.tasks }),
     );
-    return {
+    return builtRequest({
       jsonrpc: '2.0',
       id: pending.id,
       method: pending.method,
       params: { ...pending.params, _meta: meta },
-    };
+    });
   }
 
   #send(pending: Pending, reissue?: Reissue): void {

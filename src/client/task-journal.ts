@@ -185,8 +185,14 @@ export class TaskJournal {
 
   /** Keeps one wire message; messages are written in batches. */
   recordWire(entry: WireEntry): void {
-    const { at, direction, message, reissueOf } = entry;
-    this.#wire.push({ at, direction, message, ...(reissueOf !== undefined ? { reissueOf } : {}) });
+    const { at, direction, message, reissueOf, http } = entry;
+    this.#wire.push({
+      at,
+      direction,
+      message,
+      ...(reissueOf !== undefined ? { reissueOf } : {}),
+      ...(http ? { http } : {}),
+    });
     this.#wireTimer ??= setTimeout(() => void this.#flushWire(), this.#wireBatchMs);
   }
 

@@ -2,7 +2,10 @@
  * `npm run grade-client`: serves the grader's scripted tasks for a client
  * under test, prints where, and on Ctrl-C (SIGINT) or SIGTERM prints the
  * report card and exits: 0 when every client seen got full marks, 1 when
- * one did not, 3 when none came.
+ * one did not, 3 when none came. The npm script `exec`s Node (with tsx as
+ * its loader), so neither `sh` nor tsx's signal relay stands between the
+ * terminal and this process: either would end with 130 for a Ctrl-C and
+ * hide these codes.
  */
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../protocol/error-message.ts';
@@ -23,6 +26,9 @@ here when you stop the grader with Ctrl-C.
   --host H    address to bind (default 127.0.0.1)
   -h, --help  show this help
 `;
+
+/** Signals closer together than this are one Ctrl-C (npm forwards the terminal's to its child). */
+const SAME_STOP_MS = 1000;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}`);
@@ -66,10 +72,15 @@ async function main(): Promise<void> {
   for (const tool of GRADER_TOOLS) console.log(`  ${tool.name}: ${tool.description}`);
   console.log(`${CHECKS.length} checks; Ctrl-C prints the report card and exits.`);
 
-  let stopping = false;
+  let stoppedAt: number | undefined;
   const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    // One Ctrl-C through npm arrives twice (the terminal's, and npm's forwarded copy): only a
+    // second stop well after the first means "stop now".
+    if (stoppedAt !== undefined) {
+      if (performance.now() - stoppedAt > SAME_STOP_MS) process.exit(1);
+      return;
+    }
+    stoppedAt = performance.now();
     const card = grader.report();
     process.stdout.write(`\n${signal}: the report card\n\n${reportText(card)}`);
     const code = card.clients.length === 0 ? 3 : card.clients.every((c) => c.fullMarks) ? 0 : 1;

@@ -44,14 +44,16 @@ function words(text: string): string {
   return escape(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/** Links are given their own colours: the browser's default blue is unreadable on the dark background (WCAG AA wants 4.5:1). */
 const STYLE = `
+:root{color-scheme:light dark}a{color:#0550ae}
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1.5rem;color:#1b1f24;background:#fff}
 h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:1.75rem 0 .5rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.4rem .5rem;border-bottom:1px solid #d0d7de}
 .pass{color:#116329;font-weight:600}.fail{color:#b3261e;font-weight:600}.not-run{color:#6e7781;font-weight:600}
 .score{font-size:1.05rem}.full{color:#116329}code{font:13px ui-monospace,monospace;background:#f3f4f6;padding:0 .2rem;border-radius:3px}
 ul{margin:.25rem 0 0;padding-left:1.2rem}.muted{color:#57606a}
-@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}th,td{border-color:#30363d}.pass,.full{color:#3fb950}.fail{color:#f85149}.not-run,.muted{color:#8b949e}code{background:#161b22}}
+@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}th,td{border-color:#30363d}.pass,.full{color:#3fb950}.fail{color:#f85149}.not-run,.muted{color:#8b949e}code{background:#161b22}a{color:#58a6ff}}
 `;
 
 /** The card as an HTML page; `refreshSeconds` makes it live. */

@@ -21,6 +21,7 @@ import type {
   TaskMachineEvent,
   TaskMachineInput,
 } from './task-machine-context.ts';
+import { CONCLUSIONS, conclusions } from './task-machine-conclusions.ts';
 import { applyReport, describeError, isCurrent, rpcErrorCode } from './task-machine-replies.ts';
 import {
   expiresAt,
@@ -368,33 +369,6 @@ export const taskMachine = setup({
         },
       },
     },
-    // A final's `meta.label` is what the chart draws: the client's conclusion, never a 6th status.
-    completed: {
-      type: 'final',
-      meta: { label: 'stopped: saw completed' },
-      entry: assign({ outcome: 'completed' as const }),
-    },
-    failed: {
-      type: 'final',
-      meta: { label: 'stopped: saw failed' },
-      entry: assign({ outcome: 'failed' as const }),
-    },
-    cancelled: {
-      type: 'final',
-      meta: { label: 'stopped: saw cancelled' },
-      entry: assign({ outcome: 'cancelled' as const }),
-    },
-    expired: {
-      type: 'final',
-      meta: { label: 'gave up: TTL passed' },
-      entry: assign({ outcome: 'expired' as const }),
-    },
-    gone: {
-      type: 'final',
-      meta: { label: 'gave up: server answered -32602' },
-      entry: assign({ outcome: 'gone' as const }),
-    },
-    // The user stopped following; no outcome is known (T17 allows forgetting).
-    forgotten: { type: 'final', meta: { label: 'stopped following' } },
+    ...conclusions(CONCLUSIONS),
   },
 });

@@ -15,6 +15,17 @@ export interface HttpFacts {
   requestHeaders: Record<string, string>;
   /** From the request's start to the answer's headers. */
   ms: number;
+  /** The answer's `x-served-by`: the node a balancer sent the request to (`npm run cluster` names it). */
+  servedBy?: string;
+}
+
+/** Longer `x-served-by` values are not a node's name; they are left out. */
+const MAX_SERVED_BY_CHARS = 64;
+
+/** The answer's `x-served-by`, when it is there and short enough to be a node's name. */
+export function servedByOf(headers: Headers): string | undefined {
+  const value = headers.get('x-served-by')?.trim();
+  return value && value.length <= MAX_SERVED_BY_CHARS ? value : undefined;
 }
 
 const factsByMessage = new WeakMap<object, HttpFacts>();
@@ -39,8 +50,11 @@ export function shownRequestHeaders(headers: Headers): Record<string, string> {
   return shown;
 }
 
-/** The HTTP line of a wire row: `HTTP 200 · 12 ms · mcp-method: tasks/get · mcp-name: …`. */
+/** The HTTP line of a wire row: `HTTP 200 · 12 ms · served by node-2 · mcp-method: tasks/get · mcp-name: …`. */
 export function httpSummary(facts: HttpFacts): string {
   const headers = Object.entries(facts.requestHeaders).map(([name, value]) => `${name}: ${value}`);
-  return [`HTTP ${facts.status}`, `${Math.round(facts.ms)} ms`, ...headers].join(' · ');
+  const servedBy = facts.servedBy === undefined ? [] : [`served by ${facts.servedBy}`];
+  return [`HTTP ${facts.status}`, `${Math.round(facts.ms)} ms`, ...servedBy, ...headers].join(
+    ' · ',
+  );
 }

@@ -20,7 +20,7 @@
 import { StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { errorMessage } from '../protocol/error-message.ts';
 import { PROTOCOL_VERSION } from '../protocol/constants.ts';
-import { recordHttpFacts, shownRequestHeaders, type HttpFacts } from './http-facts.ts';
+import { recordHttpFacts, servedByOf, shownRequestHeaders, type HttpFacts } from './http-facts.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
 import type { RequestFailure, Transport } from './transport.ts';
 
@@ -130,12 +130,14 @@ export class HttpTransport implements Transport {
     const signal = init.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
     try {
       const response = await this.#fetch(url, { ...init, signal });
+      const servedBy = servedByOf(response.headers);
       exchange.facts = {
         status: response.status,
         statusText: response.statusText,
         contentType: response.headers.get('content-type') ?? '',
         requestHeaders: shownRequestHeaders(new Headers(init.headers)),
         ms: this.#scheduler.now() - started,
+        ...(servedBy !== undefined ? { servedBy } : {}),
       };
       return response;
     } finally {

@@ -94,6 +94,19 @@ export function parseMessage(value: unknown): ParsedMessage {
   return verdict;
 }
 
+/**
+ * A request this side built, its verdict recorded as it is made: its type
+ * (an integer id, a string method, an object of params) is exactly what
+ * `JsonRpcRequestSchema` accepts, so the layers it passes on its way out
+ * (the network's tracker, the wire annotator) need not validate it again.
+ * Only for messages built here: whatever arrives is still validated, and the
+ * server validates this one when it arrives there.
+ */
+export function builtRequest(message: JsonRpcRequest & { id: number }): JsonRpcRequest {
+  verdicts.set(message, { kind: 'request', message });
+  return message;
+}
+
 function classify(value: object): ParsedMessage {
   if ('method' in value) {
     if ('id' in value) {

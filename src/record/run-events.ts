@@ -28,6 +28,7 @@ export const HttpFactsSchema = z.object({
   contentType: z.string(),
   requestHeaders: z.record(z.string(), z.string()),
   ms: z.number().min(0),
+  servedBy: z.string().max(64).optional(),
 });
 
 const LossReasonSchema = z.enum(['loss', 'link-dropped', 'rule']);

@@ -8,9 +8,10 @@
 import { z } from 'zod';
 import { RunEventSchema } from './run-events.ts';
 import { RunSetupSchema } from './run-setup.ts';
+import { RUN_FORMAT, RUN_VERSION } from './run-format.ts';
 
-export const RUN_FORMAT = 'mcp-tasks-playground/run';
-export const RUN_VERSION = 1;
+// Here too, so a reader of the file format finds them beside the schema.
+export { RUN_FORMAT, RUN_VERSION };
 
 export const RunFileSchema = z.object({
   format: z.literal(RUN_FORMAT),

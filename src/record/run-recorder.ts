@@ -20,7 +20,8 @@ import { parseMessage } from '../protocol/jsonrpc.ts';
 import type { PageSession } from '../session/page-session.ts';
 import { taskIdOf } from '../session/followed-tasks.ts';
 import type { RunEvent, RunEventBody, RunTaskStep } from './run-events.ts';
-import { RUN_FORMAT, RUN_VERSION, type RunFile } from './run-file.ts';
+import type { RunFile } from './run-file.ts';
+import { RUN_FORMAT, RUN_VERSION } from './run-format.ts';
 import type { RunSetup } from './run-setup.ts';
 
 /** Events kept by default. */

@@ -94,6 +94,22 @@ export function setupParams(setup: Omit<RunSetup, 'server'>): {
   return { params, unshared };
 }
 
+/**
+ * `href` with its `seed` set to `seed`, first among the parameters as Copy link writes it, the
+ * others kept in their order: what a plain load writes, so a reload draws the same faults in the
+ * same order and the address bar is always a shareable link. Nothing else is added.
+ */
+export function addressWithSeed(href: string, seed: number): string {
+  const url = new URL(href);
+  // The other parameters as written (a bare `&drill` stays bare), only `seed` replaced.
+  const rest = url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '' && new URLSearchParams(part).keys().next().value !== 'seed');
+  url.search = [`seed=${seed}`, ...rest].join('&');
+  return url.href;
+}
+
 function readConditions(raw: string): DirectionConditions | string {
   const parts = raw.split(',');
   if (parts.length !== CONDITION_KEYS.length)

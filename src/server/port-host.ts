@@ -4,10 +4,13 @@
  * per-request HTTP entry, the same one the Node host uses, so the worker
  * and Node run the identical validation ladder (envelope, version -32022,
  * method gates). The headers are derived from the body exactly as a
- * Streamable HTTP client derives them (T19).
+ * Streamable HTTP client derives them (T19). A `tasks/get` that passes the
+ * SDK's own ladder is answered as the Node host answers it, without the
+ * SDK's per-request server (direct-tasks-get.ts); every other request, and
+ * every `tasks/get` it cannot prove the SDK would dispatch, goes to the SDK.
  */
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
-import { ErrorCode, PROTOCOL_VERSION } from '../protocol/constants.ts';
+import { ErrorCode, Method, PROTOCOL_VERSION } from '../protocol/constants.ts';
 import { httpHeadersFor, isPlainHeaderValue } from '../protocol/envelope.ts';
 import {
   errorResponse,
@@ -16,6 +19,7 @@ import {
   type JsonRpcRequest,
 } from '../protocol/jsonrpc.ts';
 import type { RpcError } from '../protocol/task.ts';
+import { answerTasksGet } from './direct-tasks-get.ts';
 import type { PlaygroundServer } from './playground-server.ts';
 import { isTaskListen, type Subscription } from './task-subscriptions.ts';
 import { errorMessage } from '../protocol/error-message.ts';
@@ -30,12 +34,24 @@ export interface PortLike {
   close(): void;
 }
 
+/** How a port is served. */
+export interface ServePortOptions {
+  /**
+   * Answer a `tasks/get` the SDK would dispatch without its per-request
+   * server (direct-tasks-get.ts); on unless false. Off, every request goes
+   * through the SDK's entry (the differential test's reference).
+   */
+  directTasksGet?: boolean;
+}
+
 /** Serves `port` as `identity` until the port or the returned handle is closed. */
 export function servePort(
   server: PlaygroundServer,
   port: PortLike,
   identity: string,
+  options: ServePortOptions = {},
 ): { close(): void } {
+  const direct = options.directTasksGet !== false;
   const subscriptions = new Map<string | number, Subscription>();
   const send = (message: JsonRpcMessage): void => port.postMessage(message);
 
@@ -72,7 +88,7 @@ export function servePort(
             if (subscription) subscriptions.set(subscription.id, subscription);
             return;
           }
-          send(await viaHttpEntry(server, parsed.message, identity));
+          send(await viaHttpEntry(server, parsed.message, identity, direct));
         } catch (error) {
           // Every request gets its answer, whatever broke: a client must never wait for nothing (C7).
           console.error('[server] unexpected failure while serving a request', error);
@@ -101,17 +117,32 @@ export function servePort(
   };
 }
 
-/** Answers one request through the SDK's HTTP entry and returns the JSON-RPC response. */
+/**
+ * Answers one request through the SDK's HTTP entry and returns the JSON-RPC
+ * response; with `direct`, a `tasks/get` the SDK would hand to our handler
+ * is answered by direct-tasks-get.ts instead, from the same headers and body.
+ */
 export async function viaHttpEntry(
   server: PlaygroundServer,
   request: JsonRpcRequest,
   identity: string,
+  direct = false,
 ): Promise<JsonRpcMessage> {
   const http = asHttpRequest(request);
   if ('code' in http) return errorResponse(request.id, http);
+  if (direct && request.method === Method.tasksGet && http.parsedBody !== undefined) {
+    const answer = await answerTasksGet(server.service, {
+      protocolVersionHeader: http.headers['mcp-protocol-version'],
+      mcpMethodHeader: http.headers['mcp-method'],
+      mcpNameHeader: http.headers['mcp-name'],
+      body: http.parsedBody,
+      identity,
+    });
+    if (answer) return { ...answer.message, id: request.id };
+  }
   const authInfo = { token: identity, clientId: identity, scopes: [] };
   const response = await server.http.fetch(
-    http.request,
+    new Request(WORKER_URL, { method: 'POST', headers: http.headers, body: http.text }),
     http.parsedBody === undefined ? { authInfo } : { authInfo, parsedBody: http.parsedBody },
   );
   const body: unknown = await response.json().catch(() => undefined);
@@ -126,8 +157,10 @@ export async function viaHttpEntry(
 
 /** A request for the SDK's entry, with its body already parsed when that is safe (see {@link asHttpRequest}). */
 interface HttpExchange {
-  request: Request;
+  headers: Record<string, string>;
+  /** The body, parsed; or else its text, for the SDK to read (and refuse as too large). */
   parsedBody?: unknown;
+  text?: string;
 }
 
 /**
@@ -173,11 +206,11 @@ function asHttpRequest(request: JsonRpcRequest): HttpExchange | RpcError {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: a body this short is surely within the limit.
   if (body.length * 3 <= DEFAULT_MAX_REQUEST_BODY_SIZE) {
     return {
-      request: new Request(WORKER_URL, { method: 'POST', headers }),
+      headers,
       parsedBody: JSON.parse(body) as unknown,
     };
   }
-  return { request: new Request(WORKER_URL, { method: 'POST', headers, body }) };
+  return { headers, text: body };
 }
 
 function idOf(data: unknown): string | number | null {

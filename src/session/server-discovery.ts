@@ -51,6 +51,17 @@ export function proxyAdviceFor(url: URL): ProxyAdvice {
   };
 }
 
+/**
+ * The proxy's address in what the learner pasted: the line `npm run proxy` prints
+ * (`proxy: listening on http://127.0.0.1:4000/mcp  (connect the page to this address)`), both
+ * of its lines, or the bare address. A proxy started with `--port` is then one paste away; the
+ * address after "listening on" wins over the target the first line names.
+ */
+export function proxyAddressIn(text: string): string | undefined {
+  const url = /listening on (https?:\/\/\S+)/.exec(text)?.[1] ?? /https?:\/\/\S+/.exec(text)?.[0];
+  return url && URL.canParse(url) ? url : undefined;
+}
+
 const DiscoverResultSchema = z.looseObject({
   supportedVersions: z.array(z.string()),
   capabilities: z

@@ -30,11 +30,14 @@ export class MemoryPageStore implements PageStore {
   }
 
   async appendWire(entries: readonly StoredWireEntry[]): Promise<void> {
-    this.#wire = [...this.#wire, ...structuredClone(entries)].slice(-WIRE_LOG_LIMIT);
+    // Appended in place, trimmed only once twice the limit is held: a batch costs its own size,
+    // not a copy of the whole log (the page's path under load appends a batch every 250 ms).
+    for (const entry of structuredClone(entries)) this.#wire.push(entry);
+    if (this.#wire.length > 2 * WIRE_LOG_LIMIT) this.#wire = this.#wire.slice(-WIRE_LOG_LIMIT);
   }
 
   async wire(): Promise<StoredWireEntry[]> {
-    return structuredClone(this.#wire);
+    return structuredClone(this.#wire.slice(-WIRE_LOG_LIMIT));
   }
 
   async clear(): Promise<void> {

@@ -43,6 +43,18 @@ export interface StoredWireEntry {
   direction: 'out' | 'in';
   message: unknown;
   reissueOf?: number | string;
+  /**
+   * What HTTP said about the exchange, with a remote server: kept so a row kept from before a
+   * reload still shows its status badge (the shape of `src/net`'s `HttpFacts`, which this
+   * folder may not import).
+   */
+  http?: {
+    status: number;
+    statusText: string;
+    contentType: string;
+    requestHeaders: Record<string, string>;
+    ms: number;
+  };
 }
 
 /** How many wire messages are kept; the oldest go first. */

@@ -143,3 +143,24 @@ test('T8: the Early handle toggle: with every node answering before its write, t
     timeout: 20_000,
   });
 });
+
+test('T19: several nodes: the header says its Kill hits all of them, and the broken verdict offers the shared store', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const header = page.getByRole('banner');
+  await expect(header.getByRole('button', { name: 'Kill server' })).toBeVisible();
+  await useCluster(page, 'memory');
+  const kill = header.getByRole('button', { name: 'Kill all nodes' });
+  await expect(kill).toHaveAttribute('title', /every one of the 3 cluster nodes/);
+  await expect(kill).toHaveAttribute('title', /beside it in the Cluster panel/);
+  await expect(header.getByRole('button', { name: 'Restart all nodes' })).toBeVisible();
+
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  const verdict = panel.getByTestId('cluster-verdict');
+  await expect(verdict).toContainText('the store the single server starts with');
+  await verdict.getByRole('button', { name: 'Use one shared store' }).click();
+  await expect(panel.getByLabel('Store', { exact: true })).toHaveValue('indexeddb');
+  await expect(verdict).toContainText('Correct with any policy');
+  await expect(verdict.getByRole('button')).toHaveCount(0);
+});

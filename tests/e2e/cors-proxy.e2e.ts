@@ -2,8 +2,9 @@
  * A server that sends no CORS headers (`npm run serve -- --no-cors`, started
  * here): the page says CORS blocked the call, shows `npm run proxy -- <url>`
  * with the learner's URL filled in and a copy button; with that proxy
- * running (started here too), the page connects through it and follows a
- * task over real HTTP, `Mcp-*` headers and all (T19).
+ * running (started here too, with `--port`), the line it printed, pasted
+ * whole, connects the page through it, which follows a task over real HTTP,
+ * `Mcp-*` headers and all (T19).
  */
 import { expect, test } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard, wireRows } from './playground.ts';
@@ -46,14 +47,14 @@ test('T19: CORS blocks the call, the page shows the proxy command for the URL; t
   await expect(blocked.getByRole('status')).toHaveText('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
 
-  // What the learner does next: run the command (on a free port here), connect to what it prints.
+  // What the learner does next: run the command, here with --port (a free one), paste what it
+  // printed (both lines, the target's address among them) and connect to the proxy.
   proxy = await spawnTsx(
     ['scripts/proxy.ts', url, '--port', '0'],
     /listening on (http:\/\/\S+\/mcp)/,
   );
-  await page.getByText('Another server or token').click();
-  await page.getByLabel('MCP endpoint URL').fill(proxy.url);
-  await page.getByRole('button', { name: 'Reconnect' }).click();
+  await blocked.getByLabel(/Paste the line it printed/).fill(proxy.printed);
+  await blocked.getByRole('button', { name: 'Connect to the proxy' }).click();
   await expect(
     page.getByRole('status').filter({ hasText: `Connected to ${new URL(proxy.url).host}` }),
   ).toBeVisible();

@@ -103,7 +103,7 @@ test('T1, T12, T13, T14, T15, T17, T19: the page client runs every grader tool a
   await expect(serverStatus(taskCard(page, 'grade_poll_interval'))).toHaveText('completed', {
     timeout: 20_000,
   });
-  await expect(serverStatus(taskCard(page, 'grade_ttl_expires'))).toHaveText('gone');
+  await expect(serverStatus(taskCard(page, 'grade_ttl_expires'))).toHaveText('last heard: working');
   await expect(serverStatus(cancel)).toHaveText('completed', { timeout: 20_000 });
   await expect(serverStatus(restart)).toHaveText('completed', { timeout: 20_000 });
 
@@ -120,3 +120,31 @@ test('T1, T12, T13, T14, T15, T17, T19: the page client runs every grader tool a
   expect(report?.checks.filter((c) => c.status !== 'pass')).toEqual([]);
   expect(report?.fullMarks).toBe(true);
 });
+
+/** WCAG's contrast ratio of two `rgb(r, g, b)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: string): number => {
+    const [r, g, bl] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (bl ?? 0);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the report card's JSON link is readable in ${colorScheme} mode (WCAG AA, 4.5:1)`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await page.goto(graderUrl.replace(/\/mcp$/, '/report'));
+    const link = page.getByRole('link', { name: 'JSON' });
+    await expect(link).toBeVisible();
+    const [color, background] = await link.evaluate((a) => [
+      getComputedStyle(a).color,
+      getComputedStyle(document.body).backgroundColor,
+    ]);
+    expect(contrast(color!, background!)).toBeGreaterThanOrEqual(4.5);
+  });

@@ -55,7 +55,7 @@ test('interview: an answer is kept, the model answer shows, Prove it opens the s
   );
 
   await prove.click();
-  await expect(page).toHaveURL(new RegExp(`\\?scenario=${first.proveIt}&play$`));
+  await expect(page).toHaveURL(new RegExp(`[?&]scenario=${first.proveIt}&play$`));
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
 
@@ -65,7 +65,7 @@ test('keyboard: the header nav opens a view, the deck pages, Back returns to the
   await openPlayground(page);
   await nav(page).getByRole('link', { name: 'Interview' }).focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\?view=interview$/);
+  await expect(page).toHaveURL(/[?&]view=interview$/);
   await expect(page.getByRole('heading', { name: 'Interview', level: 2 })).toBeVisible();
   // The playground's columns are out of the way of keyboard and screen reader.
   await expect(page.getByRole('region', { name: 'Tasks', exact: true })).toBeHidden();
@@ -109,7 +109,7 @@ test('myths: every wrong statement has a reason and an experiment that opens its
     .nth(1)
     .getByRole('link', { name: /^Run the experiment/ })
     .click();
-  await expect(page).toHaveURL(/\?scenario=no-tool-flag&play$/);
+  await expect(page).toHaveURL(/[?&]scenario=no-tool-flag&play$/);
   await expect(page.getByRole('status', { name: 'Scenario run' })).not.toHaveText(/^Ready/);
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
@@ -134,7 +134,7 @@ test('the explainer beside the wire: what changed, why shared storage, and the f
     .getByRole('region', { name: 'Explainer' })
     .getByRole('link', { name: 'Full view' })
     .click();
-  await expect(page).toHaveURL(/\?view=changed$/);
+  await expect(page).toHaveURL(/[?&]view=changed$/);
   await expect(page.getByRole('heading', { name: 'What changed since 2025-11-25' })).toBeVisible();
   await expect(
     page.getByRole('heading', { name: 'Why a task needs shared storage' }),

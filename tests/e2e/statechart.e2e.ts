@@ -7,6 +7,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
+import { openStatechart } from './task-detail-page.ts';
 
 type StateValue = string | { [key: string]: StateValue };
 
@@ -15,10 +16,6 @@ function leaves(value: StateValue, prefix = 'task'): string[] {
   if (typeof value === 'string') return [`${prefix}.${value}`];
   return Object.entries(value).flatMap(([key, child]) => leaves(child, `${prefix}.${key}`));
 }
-
-const detailOf = (page: Page): Locator => page.getByRole('region', { name: /^Statechart of / });
-const chartOf = (detail: Locator): Locator =>
-  detail.getByRole('img', { name: /^Statechart of the task machine/ });
 
 interface ChartSample {
   value: StateValue;
@@ -47,25 +44,6 @@ async function sample(detail: Locator): Promise<ChartSample> {
 /** The page fits 1280 px: nothing scrolls sideways. */
 const noHorizontalScroll = (page: Page): Promise<boolean> =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
-async function openStatechart(
-  page: Page,
-  tool: string,
-): Promise<{ detail: Locator; taskId: string }> {
-  const card = taskCard(page, tool);
-  const taskId = ((await card.locator('.task-id').textContent()) ?? '').trim();
-  const toggle = card.getByRole('button', { name: 'Statechart' });
-  await toggle.click();
-  const detail = detailOf(page);
-  await expect(detail).toBeVisible();
-  await expect(detail).toHaveAttribute('data-task-id', taskId);
-  // The detail opens on the task's lifecycle; the client's machine is one click away, and stays chosen.
-  const follower = detail.getByRole('button', { name: 'How this client follows it' });
-  if ((await follower.getAttribute('aria-pressed')) !== 'true') await follower.click();
-  // The first chart of a page starts the layout worker: slow on a busy machine.
-  await expect(chartOf(detail)).toBeVisible({ timeout: 30_000 });
-  return { detail, taskId };
-}
 
 test.beforeEach(async ({ page }) => {
   await openPlayground(page);
@@ -136,7 +114,7 @@ test('the statechart highlights exactly the states the task actor is in, at ever
     const s = await sample(detail);
     expect(s.live).toBe(false);
     expect(s.highlighted).toEqual(s.active);
-    await expect(detail.getByTestId('history-event')).toHaveText(s.stepEvent);
+    await expect(detail.getByTestId('history-event')).toHaveAttribute('data-event', s.stepEvent);
     events.unshift(s.stepEvent);
     // What each step's event means for the lifecycle region, by the machine's definition.
     if (s.stepEvent === 'after pollInterval')
@@ -175,7 +153,7 @@ test('the statechart highlights exactly the states the task actor is in, at ever
     'true',
   );
   await detail.getByRole('button', { name: 'Oldest step' }).click();
-  await expect(position).toContainText(`Step 1 of ${total}: start`);
+  await expect(position).toContainText(`Step 1 of ${total}: working CreateTaskResult`);
   await forward.click();
   await expect(position).toContainText(`Step 2 of ${total}:`);
   expect((await sample(detail)).stepEvent).toBe(events[1]);
@@ -217,7 +195,8 @@ test('T17: a cancel that comes too late shows completed with "cancel requested" 
 
   // The cancel's own path is in the history: the request went out and was acknowledged.
   const steps = detail.getByRole('list', { name: 'Recorded steps, newest first' });
-  await expect(steps).toContainText('task.cancel');
+  await expect(steps).toContainText('you asked to cancel: tasks/cancel sent');
+  await expect(steps).toContainText('tasks/cancel acknowledged');
   await expect(steps).toContainText('cancel.acknowledged');
 });
 

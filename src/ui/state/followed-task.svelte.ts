@@ -38,6 +38,7 @@ import type { StoredTaskReading } from '../../session/server-xray.ts';
 import { perFrame } from './per-frame.ts';
 import type { TaskNews, TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
+import type { XrayHistory } from './xray-history.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
 
@@ -46,11 +47,33 @@ export type TaskActivity =
   | { done: false; lifecycle: string; input: string; cancel: string; link: string }
   | { done: true; final: string };
 
+/** The two facts read over every task, not only drawn ones. */
+interface TaskFlags {
+  done: boolean;
+  asksForInput: boolean;
+}
+
+function flagsOf(snapshot: TaskSnapshot): TaskFlags {
+  const done = snapshot.status !== 'active';
+  // Some key waits for an answer, and only while following (see `pendingInputs`).
+  const asksForInput = !done && Object.keys(snapshot.context.pendingInputs).length > 0;
+  return { done, asksForInput };
+}
+
+const sameFlags = (a: TaskFlags, b: TaskFlags) =>
+  a.done === b.done && a.asksForInput === b.asksForInput;
+
 export class FollowedTask {
   readonly taskId: string;
   readonly toolName: string;
   readonly #actor: TaskActor;
   readonly #snapshot: { readonly current: TaskSnapshot };
+  /**
+   * What lists read over every task (the card window, "Clear finished"),
+   * selected apart from the snapshot: it changes only when a flag flips, so
+   * a task whose card is not drawn costs no update per poll.
+   */
+  readonly #flags: { readonly current: TaskFlags };
   /** Every step the actor took, for the statechart's history stepping. */
   readonly history: TaskHistory;
   readonly #news: TaskNews;
@@ -58,11 +81,24 @@ export class FollowedTask {
   readonly #xray: Pick<PageSession, 'xray' | 'on'>;
   readonly #watchXray: () => void;
 
-  /** `session`: the page's session, for what it heard about the task (`news`) and the x-ray. */
-  constructor(actor: TaskActor, session: Pick<PageSession, 'xray' | 'on' | 'news'>) {
+  readonly #xrayHistory: XrayHistory | undefined;
+
+  /**
+   * `session`: the page's session, for what it heard about the task (`news`)
+   * and the x-ray; `xrayHistory`, when given, records the x-ray over time
+   * (tracked from before the first history step, so that step's reading is known).
+   */
+  constructor(
+    actor: TaskActor,
+    session: Pick<PageSession, 'xray' | 'on' | 'news'>,
+    xrayHistory?: XrayHistory,
+  ) {
     this.#actor = actor;
+    this.#xrayHistory = xrayHistory;
+    xrayHistory?.track(actor.getSnapshot().context.taskId);
     // One update per animation frame, not per snapshot (see per-frame.ts).
     this.#snapshot = fromStore(perFrame(useSelector(actor, (snapshot) => snapshot)));
+    this.#flags = fromStore(useSelector(actor, flagsOf, sameFlags));
     this.history = new TaskHistory(actor);
     const { context } = actor.getSnapshot();
     this.taskId = context.taskId;
@@ -86,6 +122,14 @@ export class FollowedTask {
   get stored(): StoredTaskReading {
     this.#watchXray();
     return this.#xray.xray.reading(this.taskId);
+  }
+
+  /**
+   * The x-ray at a past moment (`at`, epoch ms, a history step's time): what
+   * the store held then, or `undefined` when the page does not know.
+   */
+  storedAt(at: number): StoredTaskReading | undefined {
+    return this.#xrayHistory?.readingAt(this.taskId, at);
   }
 
   /** What the page last heard about the task, when, the faults that hit it, and why it is gone. */
@@ -115,19 +159,14 @@ export class FollowedTask {
     return { done: false, ...value.active };
   }
 
-  // Derived, so lists counting or picking over every task (finished, asking
-  // for input) recompute only when these flip, not on every poll of any task.
-  readonly #done = $derived(this.snapshot.status !== 'active');
-  readonly #asksForInput = $derived(this.pendingInputs.length > 0);
-
   /** The actor has stopped: an outcome was reached or the user forgot the task. */
   get done(): boolean {
-    return this.#done;
+    return this.#flags.current.done;
   }
 
   /** Some input request waits for this user (see {@link pendingInputs}). */
   get asksForInput(): boolean {
-    return this.#asksForInput;
+    return this.#flags.current.asksForInput;
   }
 
   /** The client's conclusion once done, as its machine's chart names it ("gave up: TTL passed"), never a status. */

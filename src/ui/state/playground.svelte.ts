@@ -19,6 +19,7 @@ import { PushControls } from './push.svelte.ts';
 import { watch } from './session-subscriber.ts';
 import { ToolCalls, type CallOutcome } from './tool-calls.svelte.ts';
 import { WireLog } from './wire-log.svelte.ts';
+import { XrayHistory } from './xray-history.ts';
 
 export { IDENTITY };
 
@@ -44,6 +45,8 @@ export class Playground {
   #selectedTool = $state<string | undefined>();
   /** One card per actor, kept while the actor is listed. */
   readonly #cards = new WeakMap<TaskActor, FollowedTask>();
+  /** The x-ray's readings over time, so a past history step can show what the store held then. */
+  readonly #xrayHistory: XrayHistory;
   #tasks = $state.raw<readonly FollowedTask[]>([]);
   readonly #watchConnection: () => void;
   readonly #watchServer: () => void;
@@ -52,11 +55,15 @@ export class Playground {
 
   constructor(session: PageSession, cluster?: ClusterEndpoint) {
     this.session = session;
+    this.#xrayHistory = new XrayHistory(session);
     this.cluster = cluster && new ClusterControls(cluster, session);
     this.durability = new Durability(session);
     this.network = new NetworkControls(session.network);
     this.push = new PushControls(session);
-    this.calls = new ToolCalls((request) => session.callTool(request));
+    this.calls = new ToolCalls(
+      (request) => session.callTool(request),
+      () => session.network.scheduler.now(),
+    );
     this.#watchConnection = watch(session, 'connection');
     this.#watchServer = watch(session, 'server');
     this.#watchTools = watch(session, 'tools');
@@ -176,7 +183,8 @@ export class Playground {
 
   #card(actor: TaskActor): FollowedTask {
     let card = this.#cards.get(actor);
-    if (!card) this.#cards.set(actor, (card = new FollowedTask(actor, this.session)));
+    if (!card)
+      this.#cards.set(actor, (card = new FollowedTask(actor, this.session, this.#xrayHistory)));
     return card;
   }
 }

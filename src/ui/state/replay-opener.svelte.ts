@@ -6,14 +6,20 @@
  * is wrong, and the live page as it was. The live session is never touched:
  * its tasks keep polling beneath the replay, and Close shows it again.
  */
-import {
-  loadRunFile,
-  loadRunUrl,
-  type LoadProgress,
-  type LoadResult,
-} from '../../replay/run-loader.ts';
-import { frameTicker } from '../../replay/replay-player.ts';
-import { Replay } from './replay.svelte.ts';
+import type { LoadProgress, LoadResult } from '../../replay/run-loader.ts';
+import type { Replay } from './replay.svelte.ts';
+
+/**
+ * The loader, the player and the replay's state load at the first opening, not with the page:
+ * most visits never open a run (the first screen's bundle stays small).
+ */
+function replayModules() {
+  return Promise.all([
+    import('../../replay/run-loader.ts'),
+    import('../../replay/replay-player.ts'),
+    import('./replay.svelte.ts'),
+  ]).then(([loader, player, replay]) => ({ ...loader, ...player, ...replay }));
+}
 
 export type ReplayOpening =
   | { readonly kind: 'idle' }
@@ -40,13 +46,17 @@ export class ReplayOpener {
 
   openFile(file: File): Promise<void> {
     this.#setAddress(undefined);
-    return this.#open(file.name, (onProgress) => loadRunFile(file, onProgress));
+    return this.#open(file.name, (onProgress) =>
+      replayModules().then(({ loadRunFile }) => loadRunFile(file, onProgress)),
+    );
   }
 
   /** `?run=<url>`: the address is kept in the page's own while the replay is open. */
   openUrl(address: string): Promise<void> {
     this.#setAddress(address);
-    return this.#open(address, (onProgress) => loadRunUrl(address, location.href, onProgress));
+    return this.#open(address, (onProgress) =>
+      replayModules().then(({ loadRunUrl }) => loadRunUrl(address, location.href, onProgress)),
+    );
   }
 
   /** Opens the run the address names, if it names one. */
@@ -81,6 +91,8 @@ export class ReplayOpener {
       if (new URL(location.href).searchParams.get(RUN_PARAM) === name) this.#setAddress(undefined);
       return;
     }
+    const { Replay, frameTicker } = await replayModules();
+    if (attempt !== this.#attempt) return;
     this.#opening = { kind: 'idle' };
     this.#replay?.close();
     this.#replay = new Replay(

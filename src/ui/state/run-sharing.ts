@@ -7,8 +7,7 @@
 import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import { currentSetup } from '../../record/apply-setup.ts';
-import { harOf } from '../../record/har.ts';
-import { serializeRunFile, type RunScenario } from '../../record/run-file.ts';
+import type { RunScenario } from '../../record/run-file.ts';
 import { RunRecorder } from '../../record/run-recorder.ts';
 import { SETUP_PARAMS, setupParams } from '../../record/setup-address.ts';
 import { watchTaskSteps } from './run-steps.ts';
@@ -58,18 +57,24 @@ export class RunSharing {
     });
   }
 
-  /** Downloads the run so far as `run-<time>.json` (naming the scenario open now, if any). */
-  saveRun(): string {
+  /**
+   * Downloads the run so far as `run-<time>.json` (naming the scenario open now, if any). The run is taken at the click; the writer
+   * loads then (the recorder listens from load, the file format is needed only here).
+   */
+  async saveRun(): Promise<string> {
     const scenario = this.#scenario();
     const run = { ...this.recorder.run(), ...(scenario ? { scenario } : {}) };
+    const { serializeRunFile } = await import('../../record/run-file.ts');
     const name = `run-${fileTime(Date.now())}.json`;
     download(name, serializeRunFile(run), 'application/json');
     return `Saved ${name}: ${run.events.length} events`;
   }
 
-  /** Downloads the wire as HAR 1.2. */
-  exportHar(): string {
-    const har = harOf(this.recorder.run());
+  /** Downloads the wire as HAR 1.2 (the converter loads at the first export). */
+  async exportHar(): Promise<string> {
+    const run = this.recorder.run();
+    const { harOf } = await import('../../record/har.ts');
+    const har = harOf(run);
     const name = `wire-${fileTime(Date.now())}.har`;
     download(name, JSON.stringify(har, null, 2), 'application/json');
     return `Saved ${name}: ${har.log.entries.length} requests`;

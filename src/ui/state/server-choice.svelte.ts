@@ -15,7 +15,11 @@ import {
   type ChoiceStorage,
 } from '../../session/remote-choice.ts';
 import type { RemoteEndpoint, RemoteStatus } from '../../session/remote-endpoint.ts';
-import { parseServerUrl } from '../../session/server-discovery.ts';
+import {
+  parseServerUrl,
+  proxyAddressIn,
+  type ProxyAdvice,
+} from '../../session/server-discovery.ts';
 
 export class ServerChoice {
   /** The learner's server the page talks to now; undefined on the built-in one. */
@@ -23,6 +27,8 @@ export class ServerChoice {
   url = $state('');
   token = $state('');
   remember = $state(false);
+  /** What the learner pasted of the proxy's output, when it does not listen where the advice says. */
+  proxyAddress = $state('');
   /** Why the URL entered cannot be used. */
   error = $state<string | undefined>();
   readonly #storage: ChoiceStorage;
@@ -66,6 +72,15 @@ export class ServerChoice {
   connectTo(url: string): boolean {
     this.url = url;
     return this.connect();
+  }
+
+  /**
+   * Connects to the proxy the CORS advice names: at the address pasted from what it printed
+   * (a proxy started with `--port`), else at its default address.
+   */
+  connectToProxy(advice: ProxyAdvice): boolean {
+    const pasted = this.proxyAddress.trim();
+    return this.connectTo(pasted === '' ? advice.url : (proxyAddressIn(pasted) ?? pasted));
   }
 
   /** Back to the server in this page's Web Worker. */

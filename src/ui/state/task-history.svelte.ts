@@ -5,15 +5,19 @@
 import type { TaskActor } from '../../client/task-follower.ts';
 import type { MachineGraph } from '../../machines/machine-graph.ts';
 import { graphOf } from '../statechart/graph-cache.ts';
+import { stepSeen, type StepSeen } from './history-seen.ts';
 import {
   firstStep,
   HistoryRecorder,
+  listedWindow,
+  moveCursor,
   shownPosition,
   shownStep,
   statusChangeSteps,
   stepBack,
   stepForward,
   type HistoryCursor,
+  type HistoryMove,
   type HistoryStep,
 } from './task-history.ts';
 
@@ -27,6 +31,12 @@ export class TaskHistory {
   /** The steps stepping visits: all of them, or only the status changes. */
   readonly #visited = $derived(
     this.statusChangesOnly ? statusChangeSteps(this.#steps) : this.#steps,
+  );
+  /** What the client saw at each recorded step, by step index (each read against the step before it). */
+  readonly #seen = $derived(
+    new Map(
+      this.#steps.map((step, i) => [step.index, stepSeen(step, this.#steps[i - 1], this.graph)]),
+    ),
   );
   readonly #recorder: HistoryRecorder;
 
@@ -60,6 +70,21 @@ export class TaskHistory {
 
   get live(): boolean {
     return this.#cursor === null;
+  }
+
+  /** What the client saw at `step` (a recorded step). */
+  seen(step: HistoryStep): StepSeen | undefined {
+    return this.#seen.get(step.index);
+  }
+
+  /** At most `size` visited steps, oldest first, always holding the shown one. */
+  listed(size: number): readonly HistoryStep[] {
+    return listedWindow(this.#visited, this.#cursor, size);
+  }
+
+  /** A key's move (`HISTORY_KEYS`): older, newer, the oldest step, live. */
+  move(move: HistoryMove): void {
+    this.#cursor = moveCursor(this.#visited, this.#cursor, move);
   }
 
   back(): void {

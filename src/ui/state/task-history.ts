@@ -69,6 +69,16 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
 }
 
 /** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
+/** The time on the actor's own clock when it tells one (the page's world clock does), else the wall's. */
+function clockNow(actor: TaskActor): () => number {
+  const clock: object = actor.clock;
+  if ('now' in clock && typeof clock.now === 'function') {
+    const now = clock.now.bind(clock);
+    return () => Number(now());
+  }
+  return () => Date.now();
+}
+
 export class HistoryRecorder {
   readonly #graph: MachineGraph;
   readonly #limit: number;
@@ -77,6 +87,7 @@ export class HistoryRecorder {
   #pending: AnyTransitionDefinition[] = [];
   #next = 0;
   readonly #unsubscribe: () => void;
+  readonly #now: () => number;
 
   constructor(
     actor: TaskActor,
@@ -86,6 +97,7 @@ export class HistoryRecorder {
   ) {
     this.#graph = graph;
     this.#limit = limit;
+    this.#now = clockNow(actor);
     this.#onChange = onChange;
     const observe = (event: InspectionEvent): void => {
       // Invoked promise actors share the system; only the task actor's own steps count.
@@ -120,7 +132,7 @@ export class HistoryRecorder {
     const before = new Set(this.#steps.at(-1)?.active ?? []);
     const step: HistoryStep = {
       index: this.#next++,
-      at: Date.now(),
+      at: this.#now(),
       eventType,
       event: eventLabel(this.#graph, eventType),
       value: snapshot.value,
@@ -174,6 +186,57 @@ export function stepForward(steps: readonly HistoryStep[], cursor: HistoryCursor
   const position = shownPosition(steps, cursor);
   if (cursor === null || position >= steps.length - 1) return null;
   return steps[position]!.index;
+}
+
+/** What a key does to the cursor: the list runs newest first, so Up and Right step newer. */
+export type HistoryMove = 'older' | 'newer' | 'oldest' | 'live';
+
+/**
+ * The stepper's keys: Left and Down step older, Right and Up newer, Home to
+ * the oldest step, End back to live. The list shows the newest step on top,
+ * so Up and Down move the selection the way the keys point.
+ */
+export const HISTORY_KEYS: Readonly<Record<string, HistoryMove>> = {
+  ArrowLeft: 'older',
+  ArrowDown: 'older',
+  ArrowRight: 'newer',
+  ArrowUp: 'newer',
+  Home: 'oldest',
+  End: 'live',
+};
+
+/** The cursor after `move`. */
+export function moveCursor(
+  steps: readonly HistoryStep[],
+  cursor: HistoryCursor,
+  move: HistoryMove,
+): HistoryCursor {
+  switch (move) {
+    case 'older':
+      return stepBack(steps, cursor);
+    case 'newer':
+      return stepForward(steps, cursor);
+    case 'oldest':
+      return firstStep(steps);
+    case 'live':
+      return null;
+  }
+}
+
+/**
+ * The steps the list shows (at most `size`, oldest first): the newest ones
+ * while live, else a window holding the shown step, so the step selected is
+ * always one the list can focus.
+ */
+export function listedWindow(
+  steps: readonly HistoryStep[],
+  cursor: HistoryCursor,
+  size: number,
+): readonly HistoryStep[] {
+  if (steps.length <= size) return steps;
+  const at = Math.max(0, shownPosition(steps, cursor) - 1);
+  const start = Math.min(Math.max(0, at - Math.floor(size / 2)), steps.length - size);
+  return steps.slice(start, start + size);
 }
 
 export function firstStep(steps: readonly HistoryStep[]): HistoryCursor {

@@ -87,3 +87,21 @@ export function gapSentence(
       return `No x-ray: ${NO_XRAY_BECAUSE[compared.reason]}. The client last saw ${compared.clientSaw}.`;
   }
 }
+
+/**
+ * The sentence beside the chart at a past history step: what the store held
+ * at that moment beside what the client had seen (`reading`, from the x-ray
+ * recorded over time), or that the page does not know it for that step.
+ */
+export function stepSentence(
+  compared: ViewsCompared | undefined,
+  facts: { pollIntervalMs: number },
+): string {
+  if (compared === undefined)
+    return "At this step: what the server's store held then is not known (the page recorded no x-ray for that moment), so only what the client saw is drawn. Press Live for now.";
+  if (compared.kind === 'agree')
+    return `At this step the server's store held ${compared.status} too: the client and the store agreed.`;
+  if (compared.kind === 'behind')
+    return `At this step they differed: the server's store held ${compared.stored}, the client had seen ${compared.clientSaw}. A client learns of a change with its next tasks/get (or a notification): up to ${facts.pollIntervalMs} ms late (T12).`;
+  return `At this step: ${gapSentence(compared, { ...facts, following: true }) ?? ''}`;
+}

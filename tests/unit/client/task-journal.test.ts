@@ -324,6 +324,24 @@ describe('TaskJournal', () => {
     });
   });
 
+  it('T19: a wire message from a remote server is kept with its HTTP facts, so its status badge survives a reload', async () => {
+    const store = new MemoryPageStore();
+    const journal = new TaskJournal(store, { wireBatchMs: 5 });
+    const http = {
+      status: 200,
+      statusText: 'OK',
+      contentType: 'application/json',
+      requestHeaders: { 'mcp-method': 'tasks/get', 'mcp-name': 't1' },
+      ms: 12,
+    };
+    journal.recordWire({ seq: 1, at: 1, direction: 'in', message: { id: 1 }, http });
+    journal.recordWire({ seq: 2, at: 2, direction: 'out', message: { id: 2 } });
+    await journal.flush();
+    const kept = await journal.loadWire();
+    expect(kept[0]).toEqual({ at: 1, direction: 'in', message: { id: 1 }, http });
+    expect(kept[1]).not.toHaveProperty('http');
+  });
+
   it('a load that storage never answers (a blocked open) gives up, says so, and the page starts without it', async () => {
     const never = new Promise<never>(() => {});
     const store = { tasks: () => never, wire: () => never } as unknown as PageStore;

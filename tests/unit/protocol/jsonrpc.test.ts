@@ -5,7 +5,12 @@
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { describe, expect, it, vi } from 'vitest';
-import { JsonRpcResultSchema, parseMessage } from '../../../src/protocol/jsonrpc.ts';
+import {
+  builtRequest,
+  JsonRpcRequestSchema,
+  JsonRpcResultSchema,
+  parseMessage,
+} from '../../../src/protocol/jsonrpc.ts';
 
 describe('parseMessage', () => {
   it('C7: a message object is validated once; every later layer gets the same verdict, a new object is validated afresh', () => {
@@ -22,6 +27,29 @@ describe('parseMessage', () => {
       const bad = { jsonrpc: '1.0', id: 4, result: {} };
       expect(parseMessage(bad).kind).toBe('invalid');
       expect(parseMessage(bad).kind).toBe('invalid');
+    } finally {
+      validate.mockRestore();
+    }
+  });
+
+  it('C7: a request the client built is classified as the schema would, without running it; a foreign one still is', () => {
+    const validate = vi.spyOn(JsonRpcRequestSchema, 'safeParse');
+    try {
+      const built = builtRequest({
+        jsonrpc: '2.0',
+        id: 12,
+        method: 'tasks/get',
+        params: { taskId: 't', _meta: { a: 1 } },
+      });
+      const verdict = parseMessage(built);
+      expect(validate).not.toHaveBeenCalled();
+      // The verdict the schema would have given the same value.
+      expect(verdict).toEqual({ kind: 'request', message: JsonRpcRequestSchema.parse(built) });
+      // Anything not built here (a copy, a value from the other side) is validated, and refused when broken.
+      validate.mockClear();
+      expect(parseMessage({ ...built }).kind).toBe('request');
+      expect(parseMessage({ ...built, id: 1.5 }).kind).toBe('invalid');
+      expect(validate).toHaveBeenCalledTimes(2);
     } finally {
       validate.mockRestore();
     }

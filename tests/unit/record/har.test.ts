@@ -8,27 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { harOf, type Har } from '../../../src/record/har.ts';
 import type { RunFile } from '../../../src/record/run-file.ts';
 import type { RunEvent } from '../../../src/record/run-events.ts';
-import { cleanLink } from '../../../src/net/link-conditions.ts';
+import { sampleRun, SAMPLE_T0 } from '../../../scripts/bench/sample-run.ts';
 
-const T0 = Date.parse('2026-07-28T10:00:00Z');
+const T0 = SAMPLE_T0;
 
 function runWith(events: RunEvent[], server: RunFile['setup']['server']): RunFile {
-  return {
-    format: 'mcp-tasks-playground/run',
-    version: 1,
-    app: { version: '0.1.0' },
-    recordedAt: new Date(T0).toISOString(),
-    setup: {
-      seed: 1,
-      link: cleanLink(),
-      rules: [],
-      store: 'memory',
-      cluster: { nodes: 1, policy: 'round-robin', store: 'memory' },
-      declareTasks: true,
-      server,
-    },
-    events,
-  };
+  return sampleRun(events, { server });
 }
 
 const wire = (at: number, direction: 'out' | 'in', message: unknown, extra = {}): RunEvent => ({

@@ -5,35 +5,20 @@
  * steps and the armed rule, and survives export and import unchanged. The
  * recorder's memory is bounded and the file says what was dropped.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVENT_LIMIT, RunRecorder } from '../../../src/record/run-recorder.ts';
 import { parseRunFile, serializeRunFile } from '../../../src/record/run-file.ts';
 import type { RunSetup } from '../../../src/record/run-setup.ts';
-import { cleanLink } from '../../../src/net/link-conditions.ts';
+import { sampleSetup } from '../../../scripts/bench/sample-run.ts';
 import { watchTaskSteps } from '../../../src/ui/state/run-steps.ts';
-import { FAKE_TIMERS, RealStack } from '../helpers/real-stack.ts';
+import type { RealStack } from '../helpers/real-stack.ts';
+import { freshRealStackEachTest } from '../helpers/real-stack-each.ts';
 
-const setup: RunSetup = {
-  seed: 7,
-  link: cleanLink(),
-  rules: [],
-  store: 'memory',
-  cluster: { nodes: 1, policy: 'round-robin', store: 'memory' },
-  declareTasks: true,
-  server: { kind: 'built-in' },
-};
+const setup: RunSetup = sampleSetup({ seed: 7 });
 
 describe('the run recorder (real stack, fake clock)', () => {
   let stack: RealStack;
-  beforeEach(() => {
-    vi.useFakeTimers(FAKE_TIMERS);
-    vi.setSystemTime(Date.parse('2026-07-28T10:00:00Z'));
-    stack = new RealStack('memory', 7, { sweepIntervalMs: 0, adoptIntervalMs: 0 });
-  });
-  afterEach(async () => {
-    await stack.close();
-    vi.useRealTimers();
-  });
+  freshRealStackEachTest((fresh) => (stack = fresh));
 
   it('C8, T17: a run with a drop and a cancel holds both, the call and its answer, the steps and the rule', async () => {
     await stack.open();

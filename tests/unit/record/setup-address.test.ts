@@ -14,7 +14,12 @@ import {
   applyBeforeStart,
   currentSetup,
 } from '../../../src/record/apply-setup.ts';
-import { readSetupAddress, setupParams } from '../../../src/record/setup-address.ts';
+import {
+  addressWithSeed,
+  readSetupAddress,
+  setupParams,
+} from '../../../src/record/setup-address.ts';
+import { MAX_SEED } from '../../../src/record/run-setup.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
 import { FAKE_TIMERS, Page, RealStack } from '../helpers/real-stack.ts';
 import { setupArbitrary } from '../helpers/run-arbitraries.ts';
@@ -91,6 +96,34 @@ describe('a setup in the address', () => {
       problems: [],
     });
     expect(readSetupAddress(new URLSearchParams('seed=1e3'))).toMatchObject({ setup: {} });
+  });
+});
+
+describe('the seed in the address on a plain load', () => {
+  it('puts the seed first and keeps every other parameter as written', () => {
+    expect(addressWithSeed('http://x.test/', 42)).toBe('http://x.test/?seed=42');
+    expect(addressWithSeed('http://x.test/?scenario=cancel-race&drill#top', 7)).toBe(
+      'http://x.test/?seed=7&scenario=cancel-race&drill#top',
+    );
+  });
+
+  it('replaces a seed already there, wherever it stands, and adds no default', () => {
+    expect(addressWithSeed('http://x.test/?view=spec&seed=1&rule=T12', 99)).toBe(
+      'http://x.test/?seed=99&view=spec&rule=T12',
+    );
+    expect(addressWithSeed('http://x.test/?seed=99', 99)).toBe('http://x.test/?seed=99');
+  });
+
+  it('reads back as the seed it wrote', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_SEED }), (seed) => {
+        const href = addressWithSeed('http://x.test/?seed=5&view=myths', seed);
+        const { setup, problems } = readSetupAddress(new URL(href).searchParams);
+        expect(problems).toEqual([]);
+        expect(setup).toEqual({ seed });
+      }),
+      fcParameters(200),
+    );
   });
 });
 

@@ -15,7 +15,11 @@ import {
   type ChoiceStorage,
 } from '../../../src/session/remote-choice.ts';
 import { journalNameFor, RemoteEndpoint } from '../../../src/session/remote-endpoint.ts';
-import { parseServerUrl, proxyAdviceFor } from '../../../src/session/server-discovery.ts';
+import {
+  parseServerUrl,
+  proxyAddressIn,
+  proxyAdviceFor,
+} from '../../../src/session/server-discovery.ts';
 import { startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 
@@ -124,6 +128,20 @@ describe('remote server: bad input, each in words', () => {
     expect(proxyAdviceFor(new URL("https://x.example/it's")).command).toBe(
       "npm run proxy -- 'https://x.example/it'\\''s'",
     );
+  });
+
+  it('CORS: a proxy started with --port is connected to from the line it printed, pasted whole', () => {
+    const printed = [
+      'proxy: forwarding to http://server.test/mcp, with CORS for pages served from this machine',
+      'proxy: listening on http://127.0.0.1:4017/mcp  (connect the page to this address)',
+    ];
+    expect(proxyAddressIn(printed[1]!)).toBe('http://127.0.0.1:4017/mcp');
+    // Both lines pasted: the address it listens on, not the target it forwards to.
+    expect(proxyAddressIn(printed.join('\n'))).toBe('http://127.0.0.1:4017/mcp');
+    expect(proxyAddressIn('  http://[::1]:4017/v1/mcp?key=a  ')).toBe(
+      'http://[::1]:4017/v1/mcp?key=a',
+    );
+    expect(proxyAddressIn('proxy: stopping')).toBeUndefined();
   });
 
   it('a 401 on server/discover: the connect attempt fails naming the bearer token', async () => {

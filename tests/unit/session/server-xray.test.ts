@@ -4,24 +4,17 @@
  * PageSession in front of the real server, on a fake clock): between polls
  * the two disagree, and the next tasks/get makes them agree (T12).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WorkerEvent } from '../../../src/protocol/worker-control.ts';
 import { Emitter } from '../../../src/session/emitter.ts';
 import { ServerXray } from '../../../src/session/server-xray.ts';
 import type { SessionEvents } from '../../../src/session/session-events.ts';
-import { FAKE_TIMERS, RealStack } from '../helpers/real-stack.ts';
+import type { RealStack } from '../helpers/real-stack.ts';
+import { freshRealStackEachTest } from '../helpers/real-stack-each.ts';
 
 describe('the x-ray in the page session (real stack, fake clock)', () => {
   let stack: RealStack;
-  beforeEach(() => {
-    vi.useFakeTimers(FAKE_TIMERS);
-    vi.setSystemTime(Date.parse('2026-07-28T10:00:00Z'));
-    stack = new RealStack('memory', 7, { sweepIntervalMs: 0, adoptIntervalMs: 0 });
-  });
-  afterEach(async () => {
-    await stack.close();
-    vi.useRealTimers();
-  });
+  freshRealStackEachTest((fresh) => (stack = fresh));
 
   it('T12: the store says completed before the client learns it; the next tasks/get makes them agree', async () => {
     await stack.open();

@@ -47,6 +47,23 @@ function pageStoreContract(name: string, make: () => PageStore): void {
       expect(kept.at(-1)?.at).toBe(WIRE_LOG_LIMIT + 4);
     });
 
+    it('keeps the last wire messages however many batches came before them', async () => {
+      const store = make();
+      const total = 2 * WIRE_LOG_LIMIT + 7;
+      for (let start = 0; start < total; start += 500)
+        await store.appendWire(
+          Array.from({ length: Math.min(500, total - start) }, (_, i) => ({
+            at: start + i,
+            direction: 'in' as const,
+            message: { id: start + i },
+          })),
+        );
+      const kept = await store.wire();
+      expect(kept).toHaveLength(WIRE_LOG_LIMIT);
+      expect(kept[0]?.at).toBe(total - WIRE_LOG_LIMIT);
+      expect(kept.at(-1)?.at).toBe(total - 1);
+    });
+
     it('clear empties tasks and wire log', async () => {
       const store = make();
       await store.putTasks([storedTask('a')]);

@@ -14,6 +14,7 @@ import { layoutLifecycle } from '../../../src/ui/statechart/lifecycle-diagram.ts
 import {
   compareViews,
   gapSentence,
+  stepSentence,
   lifecycleGraph,
   lifecycleStateId,
   storedStatus,
@@ -87,5 +88,22 @@ describe('the client view beside the x-ray', () => {
     expect(gapSentence(down, { pollIntervalMs: 500, following: true })).toMatch(
       /^No x-ray: the server is down/,
     );
+  });
+
+  it('T12: a past step says what the store held then, or that it is not known', () => {
+    const facts = { pollIntervalMs: 2000 };
+    expect(stepSentence(undefined, facts)).toMatch(/^At this step: .* is not known/);
+    expect(
+      stepSentence(compareViews('working', { kind: 'stored', status: 'working', since: 1 }), facts),
+    ).toMatch(/held working too/);
+    expect(
+      stepSentence(
+        compareViews('working', { kind: 'stored', status: 'completed', since: 1 }),
+        facts,
+      ),
+    ).toMatch(/held completed, the client had seen working.*up to 2000 ms late \(T12\)/);
+    expect(
+      stepSentence(compareViews('failed', { kind: 'not-stored', deleted: true }), facts),
+    ).toMatch(/^At this step: .*deleted after its TTL \(T13\)/);
   });
 });

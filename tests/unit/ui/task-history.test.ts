@@ -4,13 +4,12 @@
  * Driven by a real actor of the task machine on a simulated clock.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { machineGraph } from '../../../src/machines/machine-graph.ts';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
-import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
+import type { TaskStatus } from '../../../src/protocol/task.ts';
 import {
   firstStep,
-  HistoryRecorder,
+  HISTORY_KEYS,
+  listedWindow,
+  moveCursor,
   shownPosition,
   shownStep,
   statusChangeSteps,
@@ -18,64 +17,7 @@ import {
   stepForward,
   type HistoryStep,
 } from '../../../src/ui/state/task-history.ts';
-
-const CREATED = '2026-07-28T10:00:00.000Z';
-const BASE = Date.parse(CREATED);
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function report(status: TaskStatus, at: number, extra: Partial<DetailedTask> = {}): DetailedTask {
-  return {
-    taskId: 't1',
-    status,
-    createdAt: CREATED,
-    lastUpdatedAt: new Date(BASE + at).toISOString(),
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    ...extra,
-  };
-}
-
-/** A task answered by `polls[n]` on the n-th tasks/get (a thrown value rejects). */
-function run(polls: ((at: number) => DetailedTask)[]) {
-  const clock = new SimulatedClock();
-  let n = 0;
-  const machine = taskMachine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => {
-        const answer = polls[Math.min(n++, polls.length - 1)]!;
-        return answer(clock.now());
-      }),
-      sendCancel: fromPromise<void, { taskId: string }>(async () => undefined),
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
-        async () => undefined,
-      ),
-    },
-  });
-  const task: CreateTaskResult = {
-    resultType: 'task',
-    taskId: 't1',
-    status: 'working',
-    createdAt: CREATED,
-    lastUpdatedAt: CREATED,
-    ttlMs: null,
-    pollIntervalMs: 1000,
-  };
-  const actor = createActor(machine, {
-    clock,
-    input: { task, toolName: 'slow', now: () => BASE + clock.now() },
-  });
-  actor.start();
-  const graph = machineGraph(actor.logic);
-  let seen: readonly HistoryStep[] = [];
-  const recorder = new HistoryRecorder(actor, graph, (steps) => (seen = steps), 50);
-  const advance = async (ms: number) => {
-    for (let i = 0; i < ms; i++) {
-      clock.increment(1);
-      await flush();
-    }
-  };
-  return { actor, graph, recorder, advance, steps: () => seen };
-}
+import { recordedRun as run, report } from '../helpers/recorded-task-run.ts';
 
 describe('HistoryRecorder', () => {
   it('records each step with the event that caused it, and the edges it took', async () => {
@@ -228,5 +170,39 @@ describe('status changes only', () => {
     const steps = [step(0, 'working', running), step(5, 'completed', 'completed')];
     expect(shownStep(steps, 3)?.index).toBe(0);
     expect(shownPosition(steps, 3)).toBe(1);
+  });
+});
+
+describe('keys and the listed window', () => {
+  const step = (index: number): HistoryStep => ({ index }) as unknown as HistoryStep;
+  const steps = [3, 4, 5, 6].map(step);
+
+  it('Left and Down step older, Right and Up newer, Home to the oldest, End to live', () => {
+    expect(HISTORY_KEYS).toEqual({
+      ArrowLeft: 'older',
+      ArrowDown: 'older',
+      ArrowRight: 'newer',
+      ArrowUp: 'newer',
+      Home: 'oldest',
+      End: 'live',
+    });
+    expect(moveCursor(steps, null, HISTORY_KEYS.ArrowDown!)).toBe(5);
+    expect(moveCursor(steps, 5, HISTORY_KEYS.ArrowLeft!)).toBe(4);
+    expect(moveCursor(steps, 4, HISTORY_KEYS.ArrowUp!)).toBe(5);
+    expect(moveCursor(steps, 5, HISTORY_KEYS.ArrowRight!)).toBeNull();
+    expect(moveCursor(steps, 5, HISTORY_KEYS.Home!)).toBe(3);
+    expect(moveCursor(steps, 3, HISTORY_KEYS.End!)).toBeNull();
+    expect(HISTORY_KEYS.Enter).toBeUndefined();
+  });
+
+  it('the list always holds the shown step, so focus can sit on it', () => {
+    const many = Array.from({ length: 200 }, (_, i) => step(i));
+    expect(listedWindow(many, null, 80).at(-1)?.index).toBe(199);
+    for (const cursor of [0, 5, 60, 120, 170, 199]) {
+      const window = listedWindow(many, cursor, 80);
+      expect(window).toHaveLength(80);
+      expect(window.map((s) => s.index)).toContain(cursor);
+    }
+    expect(listedWindow(steps, 3, 80)).toBe(steps);
   });
 });

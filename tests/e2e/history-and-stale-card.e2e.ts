@@ -1,0 +1,90 @@
+/**
+ * The task detail's history, stepped with every key it names on screen
+ * (focus always on the selected step), and a card whose client gave up
+ * because the TTL passed: it says what it last heard, never a fresh
+ * `working` (T13).
+ */
+import { expect, test, type Locator } from '@playwright/test';
+import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
+import { openStatechart } from './task-detail-page.ts';
+
+test.beforeEach(async ({ page }) => {
+  await openPlayground(page);
+});
+
+/** The 1-based number of the step "Step N of M" shows, and M. */
+async function position(detail: Locator): Promise<[number, number]> {
+  const text = (await detail.getByTestId('history-position').textContent()) ?? '';
+  const match = /Step (\d+) of (\d+)/.exec(text);
+  return match ? [Number(match[1]), Number(match[2])] : [0, 0];
+}
+
+test('T12: Up, Down, Left, Right, Home and End step the history; focus stays on the selected step', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await callTool(page, 'slow_compute', { seconds: '2' });
+  const card = taskCard(page, 'slow_compute');
+  await expect(serverStatus(card)).toHaveText('completed', { timeout: 20_000 });
+  const { detail } = await openStatechart(page, 'slow_compute');
+  await expect(detail.getByTestId('history-keys')).toHaveText(
+    /Keys: ←↓ older · →↑ newer · Home oldest · End live/,
+  );
+  const list = detail.getByRole('list', { name: 'Recorded steps, newest first' });
+  const selected = list.locator('button[aria-current="step"]');
+  // The newest step leads with what the client saw: the status and the answer that brought it.
+  await expect(selected).toContainText('completed');
+  await expect(selected).toContainText('tasks/get answered completed');
+  await expect(selected).toContainText('client: stopped: saw completed');
+  const [, total] = await position(detail);
+  expect(total).toBeGreaterThan(3);
+
+  // Tab into the list lands on the selected step (the only one in the tab order).
+  await expect(list.locator('button[tabindex="0"]')).toHaveCount(1);
+  await selected.focus();
+  const focusedIsSelected = () =>
+    list.evaluate(() => document.activeElement?.getAttribute('aria-current') === 'step');
+
+  const press = async (key: string, expected: number) => {
+    await page.keyboard.press(key);
+    await expect.poll(async () => (await position(detail))[0], { message: key }).toBe(expected);
+    await expect.poll(focusedIsSelected, { message: `focus after ${key}` }).toBe(true);
+  };
+  await press('ArrowDown', total - 1);
+  await press('ArrowDown', total - 2);
+  await press('ArrowUp', total - 1);
+  await press('ArrowLeft', total - 2);
+  await press('ArrowRight', total - 1);
+  await press('Home', 1);
+  await expect(detail.getByTestId('history-event')).toContainText('CreateTaskResult');
+  await press('ArrowUp', 2);
+  await press('End', total);
+  await expect(detail.getByTestId('history-position')).toContainText('(live)');
+
+  // Status changes only: every listed step brought a new status, or ended the following.
+  await detail.getByLabel('Status changes only').check();
+  const statuses = await list
+    .getByRole('button')
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-step-status')));
+  expect(statuses).toEqual(['completed', 'working']);
+});
+
+test('T13: a task whose TTL passed while the server was down says what it last heard, not a fresh working', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const header = page.getByRole('banner');
+  await callTool(page, 'flash_sale_quote');
+  const card = taskCard(page, 'flash_sale_quote');
+  await expect(serverStatus(card)).toHaveText('working');
+  // With the server down every tasks/get fails; past the TTL (4 s) and one interval of grace
+  // the client gives up instead of retrying (T13).
+  await header.getByRole('button', { name: 'Kill server' }).click();
+  await expect(card).toContainText('gave up: TTL passed', { timeout: 30_000 });
+  await expect(serverStatus(card)).toHaveText('last heard: working');
+  await expect(card).toContainText('The client stopped following because the TTL passed (T13)');
+  await expect(card.getByTestId('last-heard')).toContainText(/last heard: working, .* ago/);
+  // Neither the badge nor the card's edge is coloured as a fresh status.
+  await expect(serverStatus(card).locator('.badge')).toHaveClass(/\bstale\b/);
+  await expect(card).toHaveClass(/\bstatus-stale\b/);
+});
