@@ -1,7 +1,8 @@
 /**
  * The main screens at the three widths the page is designed for (1440, 1024
  * and 390 px), in both themes, so a change can be compared by eye before and
- * after (`npm run screenshots`, into screenshots/widths/).
+ * after (`npm run screenshots`, into screenshots/widths/); the replay of a
+ * shipped run too.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
@@ -83,6 +84,24 @@ for (const width of WIDTHS) {
       await time.getByLabel('Pause when a tasks/cancel is in flight').check();
       await expect(time.locator('summary')).toHaveText(/Breakpoints\s*\(1\)/);
       await shoot(page, `${width}-${scheme}-6-time-paused`);
+    });
+  }
+}
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the replay of a shipped run at ${width} px (${scheme})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await page.goto('/?run=runs/lost-handle.json');
+      const bar = page.getByRole('region', { name: 'Replay' });
+      await expect(bar.getByTestId('replay-scenario')).toBeVisible({ timeout: 30_000 });
+      // Halfway through: rows in the log, a task on the left.
+      const slider = page.getByRole('slider', { name: 'Time in the run' });
+      await slider.fill(String(Math.round(Number(await slider.getAttribute('max')) / 2)));
+      await expect(bar.getByRole('status')).not.toContainText('0.00 s /');
+      await shoot(page, `${width}-${scheme}-7-replay`);
     });
   }
 }
