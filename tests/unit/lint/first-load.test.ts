@@ -131,7 +131,6 @@ const LAZY = [
   ['src/ui/components/TaskDetail.svelte', "the first task's detail (App)"],
   ['src/ui/components/Statechart.svelte', 'with the task detail'],
   ['src/ui/components/SequenceDiagram.svelte', 'the first Sequence tab (MessagesPanel)'],
-  ['src/ui/components/ScenarioPanel.svelte', 'the first scenario opened (App)'],
   ['package:elkjs', 'the first statechart laid out (its own worker)'],
 ] as const;
 
