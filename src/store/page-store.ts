@@ -54,6 +54,7 @@ export interface StoredWireEntry {
     contentType: string;
     requestHeaders: Record<string, string>;
     ms: number;
+    servedBy?: string;
   };
 }
 
