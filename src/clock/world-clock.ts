@@ -22,6 +22,8 @@ export interface WorldClockState {
   rate: number;
   /** World ms at the moment the state was taken. */
   now: number;
+  /** The wall clock's ms at that moment, so a follower that reads the state late can catch up. */
+  wallAt?: number;
 }
 
 interface WorldTimer {
@@ -95,7 +97,7 @@ export class WorldClock implements Timers {
 
   /** What a follower clock needs to keep the same time. */
   get state(): WorldClockState {
-    return { paused: this.#paused, rate: this.#rate, now: this.now() };
+    return { paused: this.#paused, rate: this.#rate, now: this.now(), wallAt: this.#wall.now() };
   }
 
   setTimeout(callback: () => void, ms: number): unknown {
@@ -179,11 +181,15 @@ export class WorldClock implements Timers {
    * ahead runs what fell due.
    */
   sync(state: WorldClockState): void {
-    const told = Math.floor(state.now);
+    const rate = clampRate(state.rate);
+    // A running world moved on while the message waited (a worker boots before it reads it).
+    const late =
+      state.paused || state.wallAt === undefined ? 0 : Math.max(0, this.#wall.now() - state.wallAt);
+    const told = Math.floor(state.now + late * rate);
     this.#anchorWorld = this.#synced ? Math.max(this.now(), told) : told;
     this.#synced = true;
     this.#anchorWall = this.#wall.now();
-    this.#rate = clampRate(state.rate);
+    this.#rate = rate;
     this.#paused = state.paused;
     if (!state.paused) this.#reason = undefined;
     this.#disarm();

@@ -70,6 +70,11 @@ export const WorldClockMessageSchema = z.object({
   rate: z.number().min(0.1).max(4),
   /** The page's world time when it sent this, epoch-like ms. */
   now: z.number().finite().nonnegative(),
+  /**
+   * The wall time (`Date.now()`, shared by the page and its workers) when `now` was read: a
+   * worker still booting reads the message late, and must not start that much behind.
+   */
+  wallAt: z.number().finite().nonnegative().optional(),
 });
 export type WorldClockMessage = z.infer<typeof WorldClockMessageSchema>;
 

@@ -18,6 +18,7 @@ const test = base.extend<object, { shared: Page }>({
     async ({ browser }, use) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
       await page.goto('/');
       await expect(
         page.getByRole('status').filter({ hasText: 'Connected as learner' }),
@@ -30,6 +31,9 @@ const test = base.extend<object, { shared: Page }>({
 });
 
 test.describe.configure({ timeout: 60_000 });
+
+/** Uncaught errors of the shared page; each scenario must add none (a reactive read that writes state did). */
+const pageErrors: string[] = [];
 
 const panelOf = (page: Page, title: string): Locator =>
   page.getByRole('region', { name: title, exact: true });
@@ -61,6 +65,7 @@ for (const scenario of scenarios) {
   test(`${scenario.id} runs to all green (${scenario.specIds.join(', ')})`, async ({
     shared: page,
   }) => {
+    const errorsBefore = pageErrors.length;
     const list = page.getByRole('list', { name: 'Scenarios' });
     if (!(await list.isVisible())) await page.getByText('Scenarios', { exact: true }).click();
     await list.getByRole('link', { name: scenario.title, exact: true }).click();
@@ -75,6 +80,7 @@ for (const scenario of scenarios) {
     expect(final).toBe(`Passed: all ${count} expectations met.`);
     await expect(expectationItems(panel)).toHaveCount(count);
     await expect(panel.locator('li[data-status="passed"]')).toHaveCount(count);
+    expect(pageErrors.slice(errorsBefore), `uncaught errors in ${scenario.id}`).toEqual([]);
   });
 }
 

@@ -57,6 +57,9 @@ export class WireLog {
    * arrived), and that keep reading while the tab is hidden and frames stop.
    */
   rowsNow(): readonly WireRow[] {
+    // Read from a template or a $derived (the scenario panel's second-tab link observes the run):
+    // state may not change there, so the rows are merged for this read and kept for the frame.
+    if ($effect.tracking()) return this.#merged().rows;
     this.#flush();
     return this.#rows;
   }
@@ -141,20 +144,29 @@ export class WireLog {
     this.#timer = undefined;
     this.#flushedAt = performance.now();
     if (this.#pending.length === 0 && this.#updates.length === 0) return;
+    const { rows, settled } = this.#merged();
+    for (const packet of settled) this.#byPacket.delete(packet);
+    this.#rows = rows;
+    this.#pending = [];
+    this.#updates = [];
+    this.#trim();
+  }
+
+  /** The rows with the pending ones and their updates applied, changing nothing kept. */
+  #merged(): { rows: WireRow[]; settled: Set<number> } {
     const rows = [...this.#rows, ...this.#pending];
+    const settled = new Set<number>();
     for (const update of this.#updates) {
+      if (settled.has(update.packet)) continue;
       const position = this.#byPacket.get(update.packet);
       const index = position === undefined ? undefined : position - this.#dropped;
       const row = index === undefined ? undefined : rows[index];
       if (index === undefined || !row) continue;
       rows[index] = withPacketUpdate(row, update);
       // An arrival or a loss is the last word (the node it went to comes just before).
-      if (update.deliveredAt !== undefined || update.lost) this.#byPacket.delete(update.packet);
+      if (update.deliveredAt !== undefined || update.lost) settled.add(update.packet);
     }
-    this.#rows = rows;
-    this.#pending = [];
-    this.#updates = [];
-    this.#trim();
+    return { rows, settled };
   }
 
   /** Drops the oldest rows beyond the cap, and the packets they were waiting on. */

@@ -197,6 +197,26 @@ describe('WorldClock', () => {
     expect(worker.rate).toBe(0.5);
   });
 
+  it('T13: a follower that reads the state late (a worker still booting) starts level with the page, not behind it', () => {
+    const wall = new SimulatedClock();
+    wall.set(5_000_000);
+    const page = new WorldClock(wall);
+    page.setRate(2);
+    const sent = WorldClockMessageSchema.parse({ type: 'world-clock', ...page.state });
+    wall.increment(700); // The message waits while the worker's script loads.
+    const worker = new WorldClock(wall);
+    worker.sync(sent);
+    // Behind, the worker's TTLs would pass later than the client reckons them.
+    expect(worker.now()).toBe(page.now());
+    // Paused, the world did not move while the message waited.
+    page.pause();
+    const held = WorldClockMessageSchema.parse({ type: 'world-clock', ...page.state });
+    wall.increment(700);
+    const late = new WorldClock(wall);
+    late.sync(held);
+    expect(late.now()).toBe(page.now());
+  });
+
   it('the control message refuses a rate outside 0.1..4 and a time that is no number', () => {
     expect(
       WorldClockMessageSchema.safeParse({ type: 'world-clock', paused: true, rate: 10, now: 1 })
