@@ -43,7 +43,7 @@ export type LifecycleEventType = LifecycleEvent['type'];
 
 /** What the chart says about deletion, which is no state (T13). */
 export const TASK_LIFECYCLE_DELETION =
-  'once createdAt + ttlMs has passed the server may delete the task (this one does, a few seconds later): it leaves the store, whatever its status, and its id then answers -32602 (T13). No status says "deleted".';
+  'once createdAt + ttlMs has passed the server may delete the task (this server does, a purge delay later: 60 s unless the tool sets its own, 4 s for flash_sale_quote): it leaves the store, whatever its status, and its id then answers -32602 (T13). No status says "deleted".';
 
 /** How a task may end once it is running: every terminal status, from either live one (T9). */
 const ends = {
