@@ -238,6 +238,18 @@ export interface MutatedRequest {
 /** The id a mutated request carries unless a mutation changed it; prepareCase swaps in a unique one. */
 const TEMPLATE_ID = 1;
 
+/**
+ * A mutated request about one of `taskIds`, a hostile string or a plausible unknown id, for
+ * comparing two paths' replies: never a valid tools/call, which may make a task (a new id on
+ * each path), so there would be no one reply to compare.
+ */
+export function comparableRequest(taskIds: readonly string[]): fc.Arbitrary<MutatedRequest> {
+  return fc
+    .oneof(fc.constantFrom(...taskIds), nastyString, fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/))
+    .chain((taskId) => mutatedRequest(taskId))
+    .filter((r) => r.refusal !== undefined || r.message['method'] !== 'tools/call');
+}
+
 /** A valid request with one breaking change and up to two neutral ones, or only neutral ones. */
 export function mutatedRequest(taskId: string): fc.Arbitrary<MutatedRequest> {
   return fc.constantFrom(...templates(taskId)).chain((template) => {
