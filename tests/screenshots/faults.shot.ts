@@ -3,15 +3,10 @@
  * server as a row in the wire log and on the card it hit ("last heard"),
  * then the restart's -32602 with its cause (into screenshots/widths/).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { callTool, openPlayground } from '../e2e/playground.ts';
+import { shoot, WIDTHS } from './widths-shoot.ts';
 
-const WIDTHS = [1440, 1024, 390] as const;
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
-  await page.screenshot({ path: `screenshots/widths/${name}.png`, fullPage: true });
-}
 
 for (const width of WIDTHS) {
   for (const scheme of ['light', 'dark'] as const) {

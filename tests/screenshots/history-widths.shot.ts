@@ -3,16 +3,11 @@
  * TTL passed, at 1440, 1024 and 390 px in both themes (into
  * screenshots/widths/, beside the main screens).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
+import { shoot, WIDTHS } from './widths-shoot.ts';
 import { openStatechart } from '../e2e/task-detail-page.ts';
 
-const WIDTHS = [1440, 1024, 390] as const;
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
-  await page.screenshot({ path: `screenshots/widths/${name}.png`, fullPage: true });
-}
 
 for (const width of WIDTHS) {
   for (const scheme of ['light', 'dark'] as const) {

@@ -4,16 +4,10 @@
  * after (`npm run screenshots`, into screenshots/widths/); the replay of a
  * shipped run too.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
+import { shoot, WIDTHS } from './widths-shoot.ts';
 
-const WIDTHS = [1440, 1024, 390] as const;
-
-async function shoot(page: Page, name: string): Promise<void> {
-  // Animations (a card appearing, a chart transition) settle before the picture.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
-  await page.screenshot({ path: `screenshots/widths/${name}.png`, fullPage: true });
-}
 
 for (const width of WIDTHS) {
   for (const scheme of ['light', 'dark'] as const) {
