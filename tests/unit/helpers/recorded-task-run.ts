@@ -9,26 +9,17 @@ import { machineGraph } from '../../../src/machines/machine-graph.ts';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
 import { HistoryRecorder, type HistoryStep } from '../../../src/ui/state/task-history.ts';
+import { BASE, created as createdResult, report as serverReport } from './task-machine-driver.ts';
 
-const CREATED = '2026-07-28T10:00:00.000Z';
-const BASE = Date.parse(CREATED);
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The task as the server reports it `at` ms after creation. */
+/** The task `t1` as the server reports it `at` ms after creation. */
 export function report(
   status: TaskStatus,
   at: number,
   extra: Partial<DetailedTask> = {},
 ): DetailedTask {
-  return {
-    taskId: 't1',
-    status,
-    createdAt: CREATED,
-    lastUpdatedAt: new Date(BASE + at).toISOString(),
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    ...extra,
-  };
+  return serverReport(status, { taskId: 't1', ...extra }, at);
 }
 
 /** Follows task `t1` (created `working`, `created` overriding its fields), answered by `polls`. */
@@ -50,16 +41,7 @@ export function recordedRun(
       ),
     },
   });
-  const task: CreateTaskResult = {
-    resultType: 'task',
-    taskId: 't1',
-    status: 'working',
-    createdAt: CREATED,
-    lastUpdatedAt: CREATED,
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    ...created,
-  };
+  const task = createdResult({ taskId: 't1', ...created });
   const actor = createActor(machine, {
     clock,
     input: { task, toolName: 'slow', now: () => BASE + clock.now() },
