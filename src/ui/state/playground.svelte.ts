@@ -60,7 +60,10 @@ export class Playground {
     this.durability = new Durability(session);
     this.network = new NetworkControls(session.network);
     this.push = new PushControls(session);
-    this.calls = new ToolCalls((request) => session.callTool(request));
+    this.calls = new ToolCalls(
+      (request) => session.callTool(request),
+      () => session.network.scheduler.now(),
+    );
     this.#watchConnection = watch(session, 'connection');
     this.#watchServer = watch(session, 'server');
     this.#watchTools = watch(session, 'tools');
