@@ -55,7 +55,8 @@ export class Playground {
 
   constructor(session: PageSession, cluster?: ClusterEndpoint) {
     this.session = session;
-    this.#xrayHistory = new XrayHistory(session);
+    // On the world clock, as history steps are: a paused world keeps a step and its reading together.
+    this.#xrayHistory = new XrayHistory(session, () => session.network.scheduler.now());
     this.cluster = cluster && new ClusterControls(cluster, session);
     this.durability = new Durability(session);
     this.network = new NetworkControls(session.network);

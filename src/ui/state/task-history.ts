@@ -68,7 +68,6 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
   };
 }
 
-/** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
 /** The time on the actor's own clock when it tells one (the page's world clock does), else the wall's. */
 function clockNow(actor: TaskActor): () => number {
   const clock: object = actor.clock;
@@ -79,6 +78,7 @@ function clockNow(actor: TaskActor): () => number {
   return () => Date.now();
 }
 
+/** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
 export class HistoryRecorder {
   readonly #graph: MachineGraph;
   readonly #limit: number;
