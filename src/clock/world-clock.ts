@@ -49,6 +49,9 @@ export class WorldClock implements Timers {
   /** World time at {@link #anchorWall}; while paused, the world time itself. */
   #anchorWorld: number;
   #anchorWall: number;
+  /** The wall and world times {@link now} last read, so a wall clock set back does not take the world back. */
+  #lastWall: number;
+  #lastWorld: number;
   /** Whether {@link sync} has set this clock's time once (a fresh follower takes the leader's time as it is). */
   #synced = false;
   /** The one wall timer, set for the earliest world timer. */
@@ -57,14 +60,24 @@ export class WorldClock implements Timers {
   /** Starts at the wall clock's time, running at 1x. */
   constructor(wall: Timers = realTimers) {
     this.#wall = wall;
-    this.#anchorWall = wall.now();
-    this.#anchorWorld = this.#anchorWall;
+    this.#anchorWall = this.#lastWall = wall.now();
+    this.#anchorWorld = this.#lastWorld = this.#anchorWall;
   }
 
   /** World ms: the wall clock's time less every pause, scaled by the rate since each change. */
   now(): number {
     if (this.#paused) return this.#anchorWorld;
-    return Math.floor(this.#anchorWorld + (this.#wall.now() - this.#anchorWall) * this.#rate);
+    const wall = this.#wall.now();
+    if (wall < this.#lastWall) {
+      // The wall clock was set back (the system's time, a test's fake clock): the world goes on
+      // from where it stood, or timers set before would wait out the difference again.
+      this.#anchorWorld = this.#lastWorld;
+      this.#anchorWall = wall;
+    }
+    const world = Math.floor(this.#anchorWorld + (wall - this.#anchorWall) * this.#rate);
+    this.#lastWall = wall;
+    this.#lastWorld = world;
+    return world;
   }
 
   /** The wall clock's ms, to show beside {@link now}. */
@@ -142,6 +155,7 @@ export class WorldClock implements Timers {
     this.#anchorWall = this.#wall.now();
     this.#paused = false;
     this.#reason = undefined;
+    this.#anchored();
     this.#arm();
     this.#emit();
   }
@@ -153,6 +167,7 @@ export class WorldClock implements Timers {
     this.#anchorWorld = this.now();
     this.#anchorWall = this.#wall.now();
     this.#rate = next;
+    this.#anchored();
     if (!this.#paused) {
       this.#disarm();
       this.#arm();
@@ -169,6 +184,7 @@ export class WorldClock implements Timers {
     const next = this.#earliest();
     if (!next) return false;
     this.#anchorWorld = Math.max(this.#anchorWorld, next.due);
+    this.#lastWorld = this.#anchorWorld;
     this.#fireDue();
     this.#emit();
     return true;
@@ -189,6 +205,7 @@ export class WorldClock implements Timers {
     this.#anchorWorld = this.#synced ? Math.max(this.now(), told) : told;
     this.#synced = true;
     this.#anchorWall = this.#wall.now();
+    this.#anchored();
     this.#rate = rate;
     this.#paused = state.paused;
     if (!state.paused) this.#reason = undefined;
@@ -202,6 +219,12 @@ export class WorldClock implements Timers {
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** The anchors just set are where {@link now} last stood. */
+  #anchored(): void {
+    this.#lastWall = this.#anchorWall;
+    this.#lastWorld = this.#anchorWorld;
   }
 
   #emit(): void {

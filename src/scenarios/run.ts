@@ -57,7 +57,7 @@ export class ScenarioRun {
   constructor(scenario: ScenarioDefinition, stage: ScenarioStage, options: RunOptions = {}) {
     this.scenario = scenario;
     this.#stage = stage;
-    const scheduler = (this.#scheduler = options.scheduler ?? realScheduler);
+    const scheduler = (this.#scheduler = options.scheduler ?? stage.clock ?? realScheduler);
     this.#onchange = options.onchange;
     const saved =
       options.saved &&

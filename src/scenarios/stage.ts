@@ -6,6 +6,7 @@
  */
 import type { RuleAction, TriggerId } from '../net/fault-rules.ts';
 import type { DirectionConditions, LinkDirection } from '../net/link-conditions.ts';
+import type { Scheduler } from '../net/scheduler.ts';
 import type { ElicitResult } from '../protocol/elicitation.ts';
 import type { ClusterSetup } from '../session/scenario-setup.ts';
 import type { Observation } from './observation.ts';
@@ -30,6 +31,12 @@ export interface RequestOptions {
 }
 
 export interface ScenarioStage {
+  /**
+   * The clock the stage's world runs on (the page's world clock), when it has its own: the run's
+   * reading delays, step timeouts and looks keep to it, so with the world paused the run pauses
+   * and in slow motion it slows down. Without one the run takes the real clock.
+   */
+  readonly clock?: Scheduler;
   /**
    * A clean stage: no task cards, no armed faults, a clean link, push off,
    * the wire log emptied, the server running with `setup.store`, the page's

@@ -105,6 +105,36 @@ test('at reading speed a 4 s job does not finish while the learner reads: the jo
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 90_000 });
 });
 
+test('the world paused mid-scenario holds the run: no step advances for 5 s of wall time; resumed, it plays to all green', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/?scenario=kill-durable-store&play');
+  const panel = panelOf(page, 'Server killed, durable store');
+  const between = /^Step 1 of 2 done; step 2 follows\./;
+  await expect(runStatus(panel)).toHaveText(between, { timeout: 60_000 });
+  const world = page.getByRole('banner').getByRole('group', { name: 'World time' });
+  await world.getByRole('button', { name: 'Pause' }).click();
+  await expect(world.getByRole('button', { name: 'Resume' })).toBeVisible();
+  // At 1x the wait between steps is a few seconds of world time: paused, it does not pass.
+  const passed = panel.locator('li[data-status="passed"]');
+  const before = await passed.count();
+  const started = Date.now();
+  await expect
+    .poll(
+      async () => {
+        const status = (await runStatus(panel).textContent()) ?? '';
+        if (!between.test(status) || (await passed.count()) !== before) return `moved: ${status}`;
+        return Date.now() - started >= 5000 ? 'held' : 'holding';
+      },
+      { timeout: 15_000, intervals: [250], message: 'the run stays between steps 1 and 2 for 5 s' },
+    )
+    .toBe('held');
+  await world.getByRole('button', { name: 'Resume' }).click();
+  await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 90_000 });
+  await expect(panel.locator('li[data-status="failed"]')).toHaveCount(0);
+});
+
 test('Step, Pause and Restart from the keyboard; each step pauses; Restart starts clean', async ({
   page,
 }) => {

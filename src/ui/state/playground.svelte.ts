@@ -55,12 +55,16 @@ export class Playground {
 
   constructor(session: PageSession, cluster?: ClusterEndpoint) {
     this.session = session;
-    this.#xrayHistory = new XrayHistory(session);
+    // On the world clock, as history steps are: a paused world keeps a step and its reading together.
+    this.#xrayHistory = new XrayHistory(session, () => session.network.scheduler.now());
     this.cluster = cluster && new ClusterControls(cluster, session);
     this.durability = new Durability(session);
     this.network = new NetworkControls(session.network);
     this.push = new PushControls(session);
-    this.calls = new ToolCalls((request) => session.callTool(request));
+    this.calls = new ToolCalls(
+      (request) => session.callTool(request),
+      () => session.network.scheduler.now(),
+    );
     this.#watchConnection = watch(session, 'connection');
     this.#watchServer = watch(session, 'server');
     this.#watchTools = watch(session, 'tools');

@@ -6,6 +6,7 @@
  */
 import type { ElicitResult } from '../../protocol/elicitation.ts';
 import type { RuleAction, TriggerId } from '../../net/fault-rules.ts';
+import type { Scheduler } from '../../net/scheduler.ts';
 import type { DirectionConditions, LinkDirection } from '../../net/link-conditions.ts';
 import type {
   CallView,
@@ -79,6 +80,11 @@ export class PageStage implements ScenarioStage {
     this.#stopListening();
   }
 
+  /** The page's world clock (the network's): a run pauses and slows with the world. */
+  get clock(): Scheduler {
+    return this.#session.network.scheduler;
+  }
+
   async reset(setup: StageSetup): Promise<void> {
     this.#probes = [];
     this.#peers = [];
@@ -108,7 +114,7 @@ export class PageStage implements ScenarioStage {
         result: r.outcome.kind === 'result' ? r.outcome.result : undefined,
       }));
     return {
-      now: Date.now(),
+      now: this.clock.now(),
       wire: p.wire.rowsNow().filter((row) => row.at >= since),
       // Oldest first; a task created before the run (e.g. restored from storage) is not this run's.
       tasks: p.tasks

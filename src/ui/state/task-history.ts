@@ -68,6 +68,16 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
   };
 }
 
+/** The time on the actor's own clock when it tells one (the page's world clock does), else the wall's. */
+function clockNow(actor: TaskActor): () => number {
+  const clock: object = actor.clock;
+  if ('now' in clock && typeof clock.now === 'function') {
+    const now = clock.now.bind(clock);
+    return () => Number(now());
+  }
+  return () => Date.now();
+}
+
 /** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
 export class HistoryRecorder {
   readonly #graph: MachineGraph;
@@ -77,6 +87,7 @@ export class HistoryRecorder {
   #pending: AnyTransitionDefinition[] = [];
   #next = 0;
   readonly #unsubscribe: () => void;
+  readonly #now: () => number;
 
   constructor(
     actor: TaskActor,
@@ -86,6 +97,7 @@ export class HistoryRecorder {
   ) {
     this.#graph = graph;
     this.#limit = limit;
+    this.#now = clockNow(actor);
     this.#onChange = onChange;
     const observe = (event: InspectionEvent): void => {
       // Invoked promise actors share the system; only the task actor's own steps count.
@@ -120,7 +132,7 @@ export class HistoryRecorder {
     const before = new Set(this.#steps.at(-1)?.active ?? []);
     const step: HistoryStep = {
       index: this.#next++,
-      at: Date.now(),
+      at: this.#now(),
       eventType,
       event: eventLabel(this.#graph, eventType),
       value: snapshot.value,

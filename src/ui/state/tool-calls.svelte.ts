@@ -49,11 +49,19 @@ export function toCallError(error: unknown): CallError {
 export class ToolCalls {
   #records = $state.raw<readonly CallRecord[]>([]);
   readonly #callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>;
+  readonly #now: () => number;
   #nextId = 1;
 
-  /** `callTool` makes one round; a task handle it returns is already followed (the page session does it). */
-  constructor(callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>) {
+  /**
+   * `callTool` makes one round; a task handle it returns is already followed (the page session
+   * does it). `now` is the page's world time, the clock the wire rows and a scenario's steps keep.
+   */
+  constructor(
+    callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>,
+    now: () => number = () => Date.now(),
+  ) {
     this.#callTool = callTool;
+    this.#now = now;
   }
 
   /** Newest first. */
@@ -68,7 +76,7 @@ export class ToolCalls {
       toolName,
       args,
       declared,
-      startedAt: Date.now(),
+      startedAt: this.#now(),
       rounds: 0,
       outcome: { kind: 'pending' },
     };

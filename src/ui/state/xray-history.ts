@@ -29,7 +29,8 @@ export class XrayHistory {
   /**
    * Records from now on every task it is told to `track`, as the session's
    * `xray` events say a reading changed. `now`: the clock history steps are
-   * timed by (epoch ms); `limit`: readings kept per task (the oldest go).
+   * timed by (epoch ms): the page's world clock, so a reading heard while the
+   * world is paused carries the paused moment, as a step taken then does; `limit`: readings kept per task (the oldest go).
    */
   constructor(session: XraySource, now: () => number = Date.now, limit = 100) {
     this.#session = session;

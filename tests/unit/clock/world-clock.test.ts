@@ -231,4 +231,32 @@ describe('WorldClock', () => {
         .success,
     ).toBe(false);
   });
+  it('goes on from where it stood when the wall clock is set back, and a timer set before fires on time', () => {
+    // The wall's timers run on elapsed time (as a browser's do); only its `now` is set back.
+    const timers = new SimulatedClock();
+    timers.set(1_000_000);
+    let setBack = 0;
+    const wall = {
+      now: () => timers.now() - setBack,
+      setTimeout: (callback: () => void, ms: number) => timers.setTimeout(callback, ms),
+      clearTimeout: (handle: unknown) => timers.clearTimeout(handle as number),
+    };
+    const world = new WorldClock(wall);
+    const fired: number[] = [];
+    world.setTimeout(() => fired.push(world.now()), 1000);
+    timers.increment(500);
+    expect(world.now()).toBe(1_000_500);
+    setBack = 30_000;
+    expect(world.now()).toBe(1_000_500);
+    timers.increment(499);
+    expect(fired).toEqual([]);
+    timers.increment(1);
+    expect(fired).toEqual([1_001_000]);
+    // Paused and resumed after the wall went back again: still no step back.
+    world.pause();
+    setBack = 60_000;
+    world.resume();
+    timers.increment(250);
+    expect(world.now()).toBe(1_001_250);
+  });
 });

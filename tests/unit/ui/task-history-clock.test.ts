@@ -1,0 +1,58 @@
+/**
+ * A history step's time is on the task actor's own clock: the page's world
+ * clock when the actor runs on it (so a step and the wire rows around it agree
+ * while the world is paused or slowed), the wall's for a clock that tells no time.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, SimulatedClock } from 'xstate';
+import { realTimers, type Timers } from '../../../src/clock/timers.ts';
+import { WorldClock } from '../../../src/clock/world-clock.ts';
+import { machineGraph } from '../../../src/machines/machine-graph.ts';
+import { taskMachine } from '../../../src/machines/task-machine.ts';
+import type { CreateTaskResult } from '../../../src/protocol/task.ts';
+import { HistoryRecorder } from '../../../src/ui/state/task-history.ts';
+
+const CREATED = '2026-07-28T10:00:00.000Z';
+const task: CreateTaskResult = {
+  resultType: 'task',
+  taskId: 't1',
+  status: 'working',
+  createdAt: CREATED,
+  lastUpdatedAt: CREATED,
+  ttlMs: null,
+  pollIntervalMs: 1000,
+};
+
+function firstStepOn(clock: Omit<Timers, 'now'>) {
+  const actor = createActor(taskMachine, {
+    clock,
+    input: { task, toolName: 'slow', now: () => Date.parse(CREATED) },
+  });
+  actor.start();
+  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic), () => {});
+  const first = recorder.steps[0]!;
+  recorder.stop();
+  actor.stop();
+  return first;
+}
+
+describe('HistoryRecorder on the world clock', () => {
+  it('stamps a step with world time, which stands still while the world is paused', () => {
+    const wall = new SimulatedClock();
+    wall.set(Date.parse('2026-07-28T12:00:00Z'));
+    const world = new WorldClock(wall);
+    world.pause('test');
+    const pausedAt = world.now();
+    wall.increment(60_000);
+    expect(firstStepOn(world).at).toBe(pausedAt);
+  });
+
+  it('stamps a step with wall time on a clock that tells none', () => {
+    const before = Date.now();
+    // The real timers without their `now`.
+    const { setTimeout, clearTimeout } = realTimers;
+    const at = firstStepOn({ setTimeout, clearTimeout }).at;
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+  });
+});
