@@ -25,65 +25,73 @@ import { RunSharing } from './ui/state/run-sharing.ts';
 import { keepSeedInAddress } from './ui/state/seed-address.ts';
 import { ReplayOpener } from './ui/state/replay-opener.svelte.ts';
 
-// The learner's own server when one was chosen (the page reloads to switch); else the page's
-// cluster of workers: one node is today's single worker, the cluster control adds nodes.
-const storage = browserChoiceStorage();
-const choice = readRemoteChoice(storage);
-// The remote endpoint (and the SDK's HTTP client transport under it) loads only when chosen,
-// so the built-in playground's first load does not carry it.
-const remote = choice
-  ? new (await import('./session/remote-endpoint.ts')).RemoteEndpoint({
-      url: choice.url,
-      token: choice.token,
-      origin: location.origin,
-    })
-  : undefined;
-const cluster = remote ? undefined : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
-const endpoint = remote ?? cluster ?? new WorkerEndpoint();
-// A shared setup in the address (`?seed=...&rules=...`, "Copy link") applies before the first
-// message, so the colleague's page draws the same faults in the same order.
-const shared = readSetupAddress(new URLSearchParams(location.search));
-// One world clock for every timer of the page, the network and the server's workers (Pause time).
-const world = new WorldClock();
-const session = new PageSession({ endpoint, seed: shared.setup.seed, scheduler: world });
-const time = new TimeControl(new WorldTime(world, session.network, endpoint));
-uiClock.readFrom(() => world.now());
-cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
-applyBeforeStart(session, cluster, shared.setup);
-// The seed is in the address from now on, so a reload keeps the same faults in the same order.
-keepSeedInAddress(session.network);
-// Recording starts with the page, before the session says anything.
-// A run saved while a scenario is open names it (read when saved, once `scenarios` exists).
-const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems, () =>
-  scenarios.scenario ? { id: scenarios.scenario.id, title: scenarios.scenario.title } : undefined,
-);
-const server = new ServerChoice(remote, storage, () => location.reload());
-markRestoreForBench(session);
-const playground = new Playground(session, cluster);
-const scenarios = new ScenarioRunner(new PageStage(playground));
-const replays = new ReplayOpener();
-// "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
-// remote endpoint); the suite itself loads on first use.
-const check = choice
-  ? new (await import('./ui/state/server-check.svelte.ts')).ServerCheck({
-      target: { url: choice.url.href, token: choice.token },
-      tools: () => playground.tools,
-      taskTools: () => playground.tasks.map((task) => task.toolName),
-    })
-  : undefined;
-mount(App, {
-  target: document.getElementById('app')!,
-  props: { playground, scenarios, server, sharing, check, replays, time },
-});
-// A run named in the address (`?run=<url>`) opens over the live page, which starts as ever.
-void replays.openFromAddress();
-void session.start().then(() => {
-  applyAfterStart(session, shared.setup);
-  void scenarios.startFromUrl();
-  void followFromUrl(session);
-  // The scenario catalogue is not on the first screen's path: fetch it once the page is idle.
-  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-  idle(() => void scenarios.load());
-});
-addEventListener('popstate', () => void scenarios.followHistory());
-addEventListener('pagehide', () => void session.close());
+// Not top-level `await`: a lazily loaded chunk (the remote endpoint) imports modules of this
+// entry's chunk, and it could not finish loading while this module is still evaluating.
+void start();
+
+async function start(): Promise<void> {
+  // The learner's own server when one was chosen (the page reloads to switch); else the page's
+  // cluster of workers: one node is today's single worker, the cluster control adds nodes.
+  const storage = browserChoiceStorage();
+  const choice = readRemoteChoice(storage);
+  // The remote endpoint (and the SDK's HTTP client transport under it) loads only when chosen,
+  // so the built-in playground's first load does not carry it.
+  const remote = choice
+    ? new (await import('./session/remote-endpoint.ts')).RemoteEndpoint({
+        url: choice.url,
+        token: choice.token,
+        origin: location.origin,
+      })
+    : undefined;
+  const cluster = remote
+    ? undefined
+    : new ClusterEndpoint({ makeNode: () => new WorkerEndpoint() });
+  const endpoint = remote ?? cluster ?? new WorkerEndpoint();
+  // A shared setup in the address (`?seed=...&rules=...`, "Copy link") applies before the first
+  // message, so the colleague's page draws the same faults in the same order.
+  const shared = readSetupAddress(new URLSearchParams(location.search));
+  // One world clock for every timer of the page, the network and the server's workers (Pause time).
+  const world = new WorldClock();
+  const session = new PageSession({ endpoint, seed: shared.setup.seed, scheduler: world });
+  const time = new TimeControl(new WorldTime(world, session.network, endpoint));
+  uiClock.readFrom(() => world.now());
+  cluster?.reportTo(session.network.log, () => session.network.scheduler.now());
+  applyBeforeStart(session, cluster, shared.setup);
+  // The seed is in the address from now on, so a reload keeps the same faults in the same order.
+  keepSeedInAddress(session.network);
+  // Recording starts with the page, before the session says anything.
+  // A run saved while a scenario is open names it (read when saved, once `scenarios` exists).
+  const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems, () =>
+    scenarios.scenario ? { id: scenarios.scenario.id, title: scenarios.scenario.title } : undefined,
+  );
+  const server = new ServerChoice(remote, storage, () => location.reload());
+  markRestoreForBench(session);
+  const playground = new Playground(session, cluster);
+  const scenarios = new ScenarioRunner(new PageStage(playground));
+  const replays = new ReplayOpener();
+  // "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
+  // remote endpoint); the suite itself loads on first use.
+  const check = choice
+    ? new (await import('./ui/state/server-check.svelte.ts')).ServerCheck({
+        target: { url: choice.url.href, token: choice.token },
+        tools: () => playground.tools,
+        taskTools: () => playground.tasks.map((task) => task.toolName),
+      })
+    : undefined;
+  mount(App, {
+    target: document.getElementById('app')!,
+    props: { playground, scenarios, server, sharing, check, replays, time },
+  });
+  // A run named in the address (`?run=<url>`) opens over the live page, which starts as ever.
+  void replays.openFromAddress();
+  void session.start().then(() => {
+    applyAfterStart(session, shared.setup);
+    void scenarios.startFromUrl();
+    void followFromUrl(session);
+    // The scenario catalogue is not on the first screen's path: fetch it once the page is idle.
+    const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    idle(() => void scenarios.load());
+  });
+  addEventListener('popstate', () => void scenarios.followHistory());
+  addEventListener('pagehide', () => void session.close());
+}

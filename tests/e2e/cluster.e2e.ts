@@ -49,9 +49,11 @@ test('T19: per-node memory behind round-robin: another node answers -32602 for t
   await openPlayground(page);
   await useCluster(page, 'memory');
   await callTool(page, 'slow_compute', { seconds: '4' });
-  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/gone/, {
+  // The client gave up on -32602; the badge keeps what it last heard (gone is not a status).
+  await expect(taskCard(page, 'slow_compute')).toContainText('gave up: server answered -32602', {
     timeout: 15_000,
   });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/^last heard: /);
   await expect.poll(() => nodesOf(page, 'tasks/get', /-32602/)).not.toEqual([]);
   const [created] = await nodesOf(page, 'tools/call', /^task/);
   const lost = await nodesOf(page, 'tasks/get', /-32602/);
@@ -128,9 +130,11 @@ test('T8: the Early handle toggle: with every node answering before its write, t
       'up',
     );
   await callTool(page, 'slow_compute', { seconds: '2' });
-  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/gone/, {
+  // The client gave up on -32602; the badge keeps what it last heard (gone is not a status).
+  await expect(taskCard(page, 'slow_compute')).toContainText('gave up: server answered -32602', {
     timeout: 15_000,
   });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/^last heard: /);
   expect((await nodesOf(page, 'tasks/get', /./))[0]).toBeDefined();
   await expect.poll(() => nodesOf(page, 'tasks/get', /-32602/)).not.toEqual([]);
 
