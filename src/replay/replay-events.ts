@@ -8,6 +8,7 @@
 import type { WireEntry } from '../client/rpc-client.ts';
 import type { PacketUpdate } from '../net/net-marks.ts';
 import type { TaskStatus } from '../protocol/task.ts';
+import type { RunTaskStep } from '../record/run-events.ts';
 import type { FaultNotice } from '../session/fault-notices.ts';
 import type { StoredTaskReading } from '../session/server-xray.ts';
 
@@ -24,6 +25,8 @@ export interface RecordedStep {
   readonly pollIntervalMs?: number | undefined;
   /** The tool that made the task, when the step says. */
   readonly toolName: string | undefined;
+  /** The whole step as the history view recorded it, when the run holds it: what the replay's history steps through. */
+  readonly recorded?: RunTaskStep | undefined;
 }
 
 export type ReplayEvent =

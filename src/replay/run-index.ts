@@ -12,7 +12,7 @@
  */
 import type { WireRow } from '../client/wire-annotation.ts';
 import { WireAnnotator, withPacketUpdate } from '../client/wire-annotation.ts';
-import type { TaskStatus } from '../protocol/task.ts';
+import { TaskSchema, type TaskStatus } from '../protocol/task.ts';
 import type { FaultNotice } from '../session/fault-notices.ts';
 import type { StoredTaskReading } from '../session/server-xray.ts';
 import type { RecordedStep, ReplayEvent, ReplayEventKind } from './replay-events.ts';
@@ -39,6 +39,8 @@ interface TaskTrack {
   readonly seenAt: number[];
   readonly seen: TaskStatus[];
   toolName: string | undefined;
+  /** The task as the client first heard of it (its `createdAt` and `ttlMs`), once a message carried it. */
+  created: (TaskAtMoment['created'] & { readonly from: number }) | undefined;
 }
 
 /** One task at a moment: what the client had seen, the x-ray, the step its machine was at. */
@@ -52,6 +54,8 @@ export interface TaskAtMoment {
   /** The machine's last recorded step, and how many steps came so far. */
   readonly step: RecordedStep | undefined;
   readonly stepCount: number;
+  /** Epoch ms of the server's `createdAt` and the task's `ttlMs`, once the client had heard them by then. */
+  readonly created: { readonly createdAt: number; readonly ttlMs: number | null } | undefined;
 }
 
 /** The largest i with sorted[i] < value, plus one: how many entries are below `value`. */
@@ -76,6 +80,15 @@ function countAtMost(sorted: ArrayLike<number>, value: number): number {
     else high = middle;
   }
   return low;
+}
+
+/** `createdAt` (epoch ms) and `ttlMs` of the task a received message's result carries, if it carries one. */
+function createdOf(message: unknown, position: number): TaskTrack['created'] {
+  const result =
+    typeof message === 'object' && message !== null ? Reflect.get(message, 'result') : undefined;
+  const task = TaskSchema.safeParse(result);
+  if (!task.success) return undefined;
+  return { createdAt: Date.parse(task.data.createdAt), ttlMs: task.data.ttlMs, from: position };
 }
 
 export class RunIndex {
@@ -149,6 +162,7 @@ export class RunIndex {
           if (row.direction === 'in' && !row.net?.lost) {
             track.seenAt.push(position);
             track.seen.push(row.status);
+            track.created ??= createdOf(row.message, position);
           }
         }
         break;
@@ -268,6 +282,7 @@ export class RunIndex {
         stored: track.xrays[countBelow(track.xrayAt, n) - 1],
         step,
         stepCount: steps,
+        created: track.created && track.created.from < n ? track.created : undefined,
       });
     }
     return tasks.reverse();
@@ -277,6 +292,12 @@ export class RunIndex {
   stepsOf(taskId: string, n: number): readonly RecordedStep[] {
     const track = this.#tasks.get(taskId);
     return track ? track.steps.slice(0, countBelow(track.stepAt, n)) : [];
+  }
+
+  /** The x-ray of one task's stored status at moment `n`, where the run has one. */
+  storedAt(taskId: string, n: number): StoredTaskReading | undefined {
+    const track = this.#tasks.get(taskId);
+    return track?.xrays[countBelow(track.xrayAt, n) - 1];
   }
 
   #track(taskId: string, position: number): TaskTrack {
@@ -292,6 +313,7 @@ export class RunIndex {
         seenAt: [],
         seen: [],
         toolName: undefined,
+        created: undefined,
       };
       this.#tasks.set(taskId, track);
     }

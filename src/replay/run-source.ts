@@ -77,6 +77,7 @@ export function replayEvents(run: RunFile): ReplayEvent[] {
             serverStatus: event.step.serverStatus,
             pollIntervalMs: event.step.pollIntervalMs,
             toolName: undefined,
+            recorded: event.step,
           },
         });
         break;

@@ -5,8 +5,10 @@
  * input (not JSON, a newer version, a `?run=` answering 404) leaves one
  * message and the live page as it was.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { serializeRunFile } from '../../src/record/run-file.ts';
+import type { RunEvent, RunEventOf } from '../../src/record/run-events.ts';
+import { parseRunFile, serializeRunFile } from '../../src/record/run-file.ts';
 import { cancelRaceRun } from '../unit/replay/run-fixture.ts';
 import { openPlayground } from './playground.ts';
 
@@ -53,6 +55,77 @@ test.describe('replay', () => {
     await expect(
       page.getByRole('status').filter({ hasText: 'Connected as learner' }),
     ).toBeVisible();
+  });
+
+  test("T12: a recorded run shows each task's timeline and full detail at the slider's time", async ({
+    page,
+  }) => {
+    const verdict = parseRunFile(readFileSync('public/runs/cancel-race.json', 'utf8'));
+    if (!verdict.ok) throw new Error(verdict.error);
+    const { events } = verdict.run;
+    const steps = events.filter(
+      (event: RunEvent): event is RunEventOf<'task-step'> => event.kind === 'task-step',
+    );
+    const polls = events.filter(
+      (event) =>
+        event.kind === 'wire' &&
+        event.entry.direction === 'out' &&
+        JSON.stringify(event.entry.message).includes('"tasks/get"'),
+    );
+    const taskId = steps[0]!.taskId;
+    const duration = events.at(-1)!.at;
+    const pollsBy = (t: number) => polls.filter((event) => event.at <= t).length;
+    const pollsText = (n: number) => `${n} poll${n === 1 ? '' : 's'}`;
+    expect(polls.length).toBeGreaterThan(0);
+
+    await page.goto('/?run=runs/cancel-race.json');
+    const slider = page.getByRole('slider', { name: 'Time in the run' });
+    const card = page.locator(`article.replay-task[data-task-id="${taskId}"]`);
+    // The card's timeline: only the polls sent by the slider's time.
+    await slider.fill(String(polls[0]!.at - 1));
+    await expect(card.getByTestId('timeline-polls')).toHaveText(
+      pollsText(pollsBy(polls[0]!.at - 1)),
+    );
+    await slider.fill(String(polls[0]!.at));
+    await expect(card.getByTestId('timeline-polls')).toHaveText(pollsText(pollsBy(polls[0]!.at)));
+
+    // The full detail, its history ending at the slider's time.
+    await slider.fill(String(steps[2]!.at));
+    await card.getByRole('button', { name: /^Statechart/ }).click();
+    const detail = page.locator(`section.detail[data-task-id="${taskId}"]`);
+    const position = detail.getByTestId('history-position');
+    await expect(position).toContainText('Step 3 of 3 (live)');
+    await expect(detail.getByTestId('history-event')).toHaveAttribute(
+      'data-event',
+      steps[2]!.step.event,
+    );
+    await expect(
+      detail.getByRole('list', { name: 'Recorded steps, newest first' }).getByRole('listitem'),
+    ).toHaveCount(3);
+    await expect(detail.getByTestId('timeline-polls')).toHaveText(pollsText(pollsBy(steps[2]!.at)));
+    await detail.getByRole('button', { name: 'Step back' }).click();
+    await expect(position).toContainText('Step 2 of 3:');
+
+    // Later on the slider: the history runs on to that moment's newest step.
+    await slider.fill(String(duration));
+    await expect(position).toContainText(`Step ${steps.length} of ${steps.length} (live)`);
+    await expect(detail.getByTestId('history-event')).toHaveAttribute(
+      'data-event',
+      steps.at(-1)!.step.event,
+    );
+    await expect(detail.getByTestId('timeline-polls')).toHaveText(pollsText(polls.length));
+
+    // "How this client follows it", one click away: the follower machine at that step.
+    await detail.getByRole('button', { name: 'How this client follows it' }).click();
+    await expect(
+      detail.getByRole('region', { name: 'Statechart drawing' }).locator('svg').first(),
+    ).toBeVisible();
+    await detail.getByRole('button', { name: 'How this client follows it' }).click();
+
+    // Read-only: Close gives the cards back, focus on the button that opened it.
+    await page.keyboard.press('Escape');
+    await expect(detail).toHaveCount(0);
+    await expect(card.getByRole('button', { name: /^Statechart/ })).toBeFocused();
   });
 
   test('a file that is not a run, or from a newer app, is refused with what is wrong', async ({

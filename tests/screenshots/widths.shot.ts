@@ -2,7 +2,7 @@
  * The main screens at the three widths the page is designed for (1440, 1024
  * and 390 px), in both themes, so a change can be compared by eye before and
  * after (`npm run screenshots`, into screenshots/widths/); the replay of a
- * shipped run too.
+ * shipped run too, and a task's detail in it.
  */
 import { expect, test } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
@@ -96,6 +96,14 @@ for (const width of WIDTHS) {
       await slider.fill(String(Math.round(Number(await slider.getAttribute('max')) / 2)));
       await expect(bar.getByRole('status')).not.toContainText('0.00 s /');
       await shoot(page, `${width}-${scheme}-7-replay`);
+      // A task's full detail at that moment: its history up to the slider's time, the timeline.
+      await page
+        .locator('article.replay-task')
+        .first()
+        .getByRole('button', { name: /^Statechart/ })
+        .click();
+      await expect(page.getByTestId('history-position')).toContainText('(live)');
+      await shoot(page, `${width}-${scheme}-7-replay-detail`);
     });
   }
 }

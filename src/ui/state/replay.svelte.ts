@@ -8,14 +8,14 @@
  */
 import { createSubscriber } from 'svelte/reactivity';
 import type { WireRow } from '../../client/wire-annotation.ts';
-import type { TaskStatus } from '../../protocol/task.ts';
-import type { RecordedStep } from '../../replay/replay-events.ts';
 import { ReplayPlayer, type StepTarget, type Ticker } from '../../replay/replay-player.ts';
-import type { RunIndex, TaskAtMoment } from '../../replay/run-index.ts';
+import type { RunIndex } from '../../replay/run-index.ts';
 import type { FaultNotice } from '../../session/fault-notices.ts';
-import type { StoredTaskReading } from '../../session/server-xray.ts';
 import type { WireView } from './wire-view.ts';
 import type { RunScenario } from '../../record/run-file.ts';
+import { ReplayTask } from './replay-task.svelte.ts';
+
+export { ReplayTask };
 
 /** Where the run came from and when it was recorded, for the banner. */
 export interface ReplayOrigin {
@@ -27,36 +27,6 @@ export interface ReplayOrigin {
   readonly appVersion: string;
   /** The scenario it was recorded from, when it was recorded while one was open. */
   readonly scenario?: RunScenario | undefined;
-}
-
-/** The poll interval a card's note assumes when the recording does not say. */
-const UNKNOWN_POLL_INTERVAL_MS = 1000;
-
-/** One task at the slider's moment, read as the live task card's lifecycle chart reads a followed task. */
-export class ReplayTask {
-  readonly taskId: string;
-  readonly toolName: string | undefined;
-  readonly serverStatus: TaskStatus;
-  /** Whether the client had heard any status yet at this moment. */
-  readonly heard: boolean;
-  readonly stored: StoredTaskReading;
-  readonly step: RecordedStep | undefined;
-  readonly stepCount: number;
-  readonly pollIntervalMs: number;
-  readonly done: boolean;
-
-  constructor(task: TaskAtMoment) {
-    this.taskId = task.taskId;
-    this.toolName = task.toolName;
-    this.heard = task.clientSaw !== undefined;
-    this.serverStatus = task.clientSaw ?? 'working';
-    this.stored = task.stored ?? { kind: 'no-xray', reason: 'server starting' };
-    this.step = task.step;
-    this.stepCount = task.stepCount;
-    this.pollIntervalMs = task.step?.pollIntervalMs ?? UNKNOWN_POLL_INTERVAL_MS;
-    // A step whose state value is a plain string is the machine's final state.
-    this.done = typeof task.step?.value === 'string';
-  }
 }
 
 /** The replay's wire log at the slider's moment; the filter is the replay's own. */
@@ -106,13 +76,25 @@ export class Replay {
   // Lazy (`.by`): read only once the constructor has set the index.
   readonly #rows = $derived.by(() => this.index.wireAt(this.#moment));
   readonly #faults = $derived.by(() => this.index.faultsAt(this.#moment));
-  readonly #tasks = $derived.by(() =>
-    this.index.tasksAt(this.#moment).map((task) => new ReplayTask(task)),
-  );
+  readonly #tasks = $derived.by(() => {
+    const at = {
+      index: this.index,
+      n: this.#moment,
+      rows: this.#rows,
+      startedAt: this.#startedAt,
+      now: this.#startedAt + this.player.cursor,
+    };
+    return this.index.tasksAt(at.n).map((task) => new ReplayTask(task, at));
+  });
+  /** Epoch ms of the run's first event (its `recordedAt`). */
+  readonly #startedAt: number;
+  /** The task whose detail is open (by id, so it follows the task from moment to moment). */
+  #detailId = $state<string | undefined>();
 
   constructor(index: RunIndex, origin: ReplayOrigin, ticker: Ticker) {
     this.index = index;
     this.origin = origin;
+    this.#startedAt = Date.parse(origin.recordedAt);
     this.player = new ReplayPlayer(index, ticker);
     this.#watch = createSubscriber((update) => this.player.onChange(update));
     this.wire = new ReplayWire(this);
@@ -154,6 +136,25 @@ export class Replay {
   /** Every task met by the cursor's moment, newest first. */
   get tasks(): readonly ReplayTask[] {
     return this.#tasks;
+  }
+
+  /** The task whose detail is open, as it stood at the cursor (undefined before the task appears). */
+  get detail(): ReplayTask | undefined {
+    const id = this.#detailId;
+    return id === undefined ? undefined : this.#tasks.find((task) => task.taskId === id);
+  }
+
+  /** Epoch ms at the cursor, on the recording's clock (the timeline's "now"). */
+  get now(): number {
+    return this.#startedAt + this.cursor;
+  }
+
+  openDetail(taskId: string): void {
+    this.#detailId = taskId;
+  }
+
+  closeDetail(): void {
+    this.#detailId = undefined;
   }
 
   /** How many messages had crossed by the cursor, of all the run holds. */

@@ -1,113 +1,29 @@
 /**
- * A followed task's history as the statechart reads it: the recorded steps
- * and a cursor to step back and forth through them (live by default).
+ * A followed task's history as the statechart reads it: the steps its actor
+ * takes, recorded as they happen, in a `HistoryBrowser` (the cursor, live by
+ * default).
  */
 import type { TaskActor } from '../../client/task-follower.ts';
-import type { MachineGraph } from '../../machines/machine-graph.ts';
 import { graphOf } from '../statechart/graph-cache.ts';
-import { stepSeen, type StepSeen } from './history-seen.ts';
-import {
-  firstStep,
-  HistoryRecorder,
-  listedWindow,
-  moveCursor,
-  shownPosition,
-  shownStep,
-  statusChangeSteps,
-  stepBack,
-  stepForward,
-  type HistoryCursor,
-  type HistoryMove,
-  type HistoryStep,
-} from './task-history.ts';
+import { HistoryBrowser } from './history-browser.svelte.ts';
+import { HistoryRecorder, type HistoryStep } from './task-history.ts';
 
-export class TaskHistory {
-  /** The graph of the machine this actor runs: what the chart draws. */
-  readonly graph: MachineGraph;
-  #steps = $state.raw<readonly HistoryStep[]>([]);
-  #cursor = $state<HistoryCursor>(null);
-  /** When on, stepping visits only the steps where the status seen changed (and the first, and the newest). */
-  statusChangesOnly = $state(false);
-  /** The steps stepping visits: all of them, or only the status changes. */
-  readonly #visited = $derived(
-    this.statusChangesOnly ? statusChangeSteps(this.#steps) : this.#steps,
-  );
-  /** What the client saw at each recorded step, by step index (each read against the step before it). */
-  readonly #seen = $derived(
-    new Map(
-      this.#steps.map((step, i) => [step.index, stepSeen(step, this.#steps[i - 1], this.graph)]),
-    ),
-  );
+/** Holds the recorded steps so the browser (built first) can read them. */
+class StepBox {
+  steps = $state.raw<readonly HistoryStep[]>([]);
+}
+
+export class TaskHistory extends HistoryBrowser {
   readonly #recorder: HistoryRecorder;
 
   constructor(actor: TaskActor) {
-    this.graph = graphOf(actor.logic);
-    this.#recorder = new HistoryRecorder(actor, this.graph, (steps) => {
-      this.#steps = steps;
+    const graph = graphOf(actor.logic);
+    const box = new StepBox();
+    super(graph, () => box.steps);
+    this.#recorder = new HistoryRecorder(actor, graph, (steps) => {
+      box.steps = steps;
     });
-    this.#steps = this.#recorder.steps;
-  }
-
-  /** The steps stepping visits (only the status changes while `statusChangesOnly` is on). */
-  get steps(): readonly HistoryStep[] {
-    return this.#visited;
-  }
-
-  /** Every recorded step, whatever the filter. */
-  get allSteps(): readonly HistoryStep[] {
-    return this.#steps;
-  }
-
-  /** The step on screen: the newest while live. */
-  get shown(): HistoryStep | undefined {
-    return shownStep(this.#visited, this.#cursor);
-  }
-
-  /** 1-based position of the shown step. */
-  get position(): number {
-    return shownPosition(this.#visited, this.#cursor);
-  }
-
-  get live(): boolean {
-    return this.#cursor === null;
-  }
-
-  /** What the client saw at `step` (a recorded step). */
-  seen(step: HistoryStep): StepSeen | undefined {
-    return this.#seen.get(step.index);
-  }
-
-  /** At most `size` visited steps, oldest first, always holding the shown one. */
-  listed(size: number): readonly HistoryStep[] {
-    return listedWindow(this.#visited, this.#cursor, size);
-  }
-
-  /** A key's move (`HISTORY_KEYS`): older, newer, the oldest step, live. */
-  move(move: HistoryMove): void {
-    this.#cursor = moveCursor(this.#visited, this.#cursor, move);
-  }
-
-  back(): void {
-    this.#cursor = stepBack(this.#visited, this.#cursor);
-  }
-
-  forward(): void {
-    this.#cursor = stepForward(this.#visited, this.#cursor);
-  }
-
-  first(): void {
-    this.#cursor = firstStep(this.#visited);
-  }
-
-  /** Shows the step with this `index`. */
-  goTo(index: number): void {
-    const newest = this.#visited.at(-1);
-    this.#cursor = newest && newest.index === index ? null : index;
-  }
-
-  /** Follow the newest step again. */
-  followLive(): void {
-    this.#cursor = null;
+    box.steps = this.#recorder.steps;
   }
 
   stop(): void {

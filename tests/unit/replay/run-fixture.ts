@@ -11,8 +11,14 @@ import { cancelRace } from './replay-fixtures.ts';
 
 const [setup] = fc.sample(setupArbitrary, { seed: 17, numRuns: 1 });
 
-const step = (at: number, event: string, value: string, serverStatus: TaskStatus) => ({
-  index: 0,
+const step = (
+  index: number,
+  at: number,
+  event: string,
+  value: string,
+  serverStatus: TaskStatus,
+) => ({
+  index,
   at,
   eventType: event,
   event,
@@ -60,6 +66,7 @@ export function cancelRaceRun(): RunFile {
           kind: 'task-step',
           taskId: event.step.taskId,
           step: step(
+            events.filter((recorded) => recorded.kind === 'task-step').length,
             event.at,
             event.step.event,
             event.step.value as string,

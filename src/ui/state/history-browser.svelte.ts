@@ -1,0 +1,110 @@
+/**
+ * Stepping through a task's recorded history: the steps, which of them
+ * stepping visits, what the client saw at each, and the cursor (live by
+ * default). What `HistoryStepper` and the task detail read, whoever
+ * recorded the steps: a live task actor (`TaskHistory`) or a replay's
+ * recording up to the slider's moment (`src/ui/state/replay-task.svelte.ts`).
+ */
+import type { MachineGraph } from '../../machines/machine-graph.ts';
+import { stepSeen, type StepSeen } from './history-seen.ts';
+import {
+  firstStep,
+  listedWindow,
+  moveCursor,
+  shownPosition,
+  shownStep,
+  statusChangeSteps,
+  stepBack,
+  stepForward,
+  type HistoryCursor,
+  type HistoryMove,
+  type HistoryStep,
+} from './task-history.ts';
+
+export class HistoryBrowser {
+  /** The graph of the machine that took the steps: what the chart draws. */
+  readonly graph: MachineGraph;
+  readonly #read: () => readonly HistoryStep[];
+  #cursor = $state<HistoryCursor>(null);
+  /** When on, stepping visits only the steps where the status seen changed (and the first, and the newest). */
+  statusChangesOnly = $state(false);
+  readonly #steps = $derived.by(() => this.#read());
+  /** The steps stepping visits: all of them, or only the status changes. */
+  readonly #visited = $derived(
+    this.statusChangesOnly ? statusChangeSteps(this.#steps) : this.#steps,
+  );
+  /** What the client saw at each recorded step, by step index (each read against the step before it). */
+  readonly #seen = $derived(
+    new Map(
+      this.#steps.map((step, i) => [step.index, stepSeen(step, this.#steps[i - 1], this.graph)]),
+    ),
+  );
+
+  /** `read` gives every recorded step, oldest first (reactive: read again when it changes). */
+  constructor(graph: MachineGraph, read: () => readonly HistoryStep[]) {
+    this.graph = graph;
+    this.#read = read;
+  }
+
+  /** The steps stepping visits (only the status changes while `statusChangesOnly` is on). */
+  get steps(): readonly HistoryStep[] {
+    return this.#visited;
+  }
+
+  /** Every recorded step, whatever the filter. */
+  get allSteps(): readonly HistoryStep[] {
+    return this.#steps;
+  }
+
+  /** The step on screen: the newest while live. */
+  get shown(): HistoryStep | undefined {
+    return shownStep(this.#visited, this.#cursor);
+  }
+
+  /** 1-based position of the shown step. */
+  get position(): number {
+    return shownPosition(this.#visited, this.#cursor);
+  }
+
+  get live(): boolean {
+    return this.#cursor === null;
+  }
+
+  /** What the client saw at `step` (a recorded step). */
+  seen(step: HistoryStep): StepSeen | undefined {
+    return this.#seen.get(step.index);
+  }
+
+  /** At most `size` visited steps, oldest first, always holding the shown one. */
+  listed(size: number): readonly HistoryStep[] {
+    return listedWindow(this.#visited, this.#cursor, size);
+  }
+
+  /** A key's move (`HISTORY_KEYS`): older, newer, the oldest step, live. */
+  move(move: HistoryMove): void {
+    this.#cursor = moveCursor(this.#visited, this.#cursor, move);
+  }
+
+  back(): void {
+    this.#cursor = stepBack(this.#visited, this.#cursor);
+  }
+
+  forward(): void {
+    this.#cursor = stepForward(this.#visited, this.#cursor);
+  }
+
+  first(): void {
+    this.#cursor = firstStep(this.#visited);
+  }
+
+  /** Shows the step with this `index`. */
+  goTo(index: number): void {
+    const newest = this.#visited.at(-1);
+    this.#cursor = newest && newest.index === index ? null : index;
+  }
+
+  /** Follow the newest step again. */
+  followLive(): void {
+    this.#cursor = null;
+  }
+}
