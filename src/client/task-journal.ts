@@ -158,9 +158,14 @@ export class TaskJournal {
     const taskId = actor.getSnapshot().context.taskId;
     this.#tracked.get(taskId)?.();
     let written = '';
+    let context: TaskSnapshot['context'] | undefined;
     const write = (snapshot: TaskSnapshot): void => {
       // "Stop following" deletes the task; stopping the actor (page closing) must change nothing.
       if (snapshot.value === 'forgotten' || snapshot.status === 'stopped') return;
+      // The facts kept come from the context alone, and XState keeps the same context object
+      // through a step that assigns nothing (a state entered, a timer armed): nothing to write.
+      if (snapshot.context === context) return;
+      context = snapshot.context;
       const stored = storedTaskOf(snapshot, facts);
       const text = JSON.stringify(stored);
       if (text === written) return;

@@ -6,6 +6,11 @@
  * ones are dropped a tenth at a time, and the file says how many with a
  * `dropped` event first.
  *
+ * What comes per message or per step (wire entries, packet updates, task
+ * steps) is kept as it is, never copied: those values are never changed
+ * once told (messages are immutable after send). Rarer values that the
+ * session may change later are copied (`plain`).
+ *
  * Tool calls and their answers are read off the wire (a `tools/call`
  * request, the response with its id), so the page's own calls, scenario
  * calls and raw requests are all recorded the same way. A task's machine
@@ -83,7 +88,8 @@ export class RunRecorder {
       ),
       on('wire-cleared', () => this.#add({ kind: 'wire-cleared' })),
       on('reset', () => this.#add({ kind: 'reset' })),
-      on('packet', (update) => this.#add({ kind: 'packet', update: plain(update) })),
+      // Per message: kept as they are (a PacketUpdate is never changed after it is told).
+      on('packet', (update) => this.#add({ kind: 'packet', update })),
       on('fault', (notice) =>
         this.#add({ kind: 'fault', notice: plain({ ...notice, taskIds: [...notice.taskIds] }) }),
       ),
@@ -151,7 +157,9 @@ export class RunRecorder {
   }
 
   #wire(entry: WireEntry): void {
-    this.#add({ kind: 'wire', entry: plain(entry) });
+    // Kept as it is: an entry and its message are never changed once logged (a later fact about
+    // it is a PacketUpdate), and a copy of every message cost a deep copy per message.
+    this.#add({ kind: 'wire', entry });
     const parsed = parseMessage(entry.message);
     const key = (id: unknown) => `${entry.connection ?? ''}:${String(id)}`;
     if (entry.direction === 'out' && parsed.kind === 'request') {
@@ -221,7 +229,8 @@ export class RunRecorder {
     if (!watch) return;
     let finished = false;
     const stop = watch(actor, (step) => {
-      this.#add({ kind: 'task-step', taskId, step: plain(step) });
+      // The step as recorded: never changed once taken, shared with the history view.
+      this.#add({ kind: 'task-step', taskId, step });
       // A final state's value is its name: the actor takes no more steps.
       finished ||= typeof step.value === 'string';
     });
