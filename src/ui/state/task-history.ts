@@ -14,6 +14,7 @@
  */
 import type { AnyTransitionDefinition, InspectionEvent, StateValue } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
+import { actorNow } from './actor-clock.ts';
 import {
   activeLeafIds,
   eventLabel,
@@ -73,16 +74,6 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
   };
 }
 
-/** The time on the actor's own clock when it tells one (the page's world clock does), else the wall's. */
-function clockNow(actor: TaskActor): () => number {
-  const clock: object = actor.clock;
-  if ('now' in clock && typeof clock.now === 'function') {
-    const now = clock.now.bind(clock);
-    return () => Number(now());
-  }
-  return () => Date.now();
-}
-
 /** Steps a task's history keeps: the newest ones, enough to step back through several minutes of polling. */
 export const HISTORY_LIMIT = 400;
 
@@ -132,7 +123,7 @@ export class HistoryRecorder {
   constructor(actor: TaskActor, graph: MachineGraph, limit = HISTORY_LIMIT) {
     this.graph = graph;
     this.#limit = Math.max(1, limit);
-    this.#now = clockNow(actor);
+    this.#now = actorNow(actor);
     const observe = (event: InspectionEvent): void => {
       // Invoked promise actors share the system; only the task actor's own steps count.
       if (event.actorRef !== actor) return;
