@@ -57,6 +57,22 @@ export function storedTaskOf(snapshot: TaskSnapshot, facts: FollowFacts): Stored
   };
 }
 
+/**
+ * Whether `next` holds other facts than `last` (as JSON keeps them). Every
+ * poll changes `polls` or `nextPollAt`, so those are compared first and the
+ * whole record only when they agree: a JSON text per snapshot was a cost.
+ */
+function storedDiffers(last: StoredTask, next: StoredTask): boolean {
+  if (
+    last.polls !== next.polls ||
+    last.nextPollAt !== next.nextPollAt ||
+    last.cancelRequested !== next.cancelRequested ||
+    last.outcome !== next.outcome
+  )
+    return true;
+  return JSON.stringify(last) !== JSON.stringify(next);
+}
+
 /** Input for a fresh actor that carries on following a stored task. */
 export function resumeInputOf(stored: StoredTask): TaskMachineInput {
   return {
@@ -157,14 +173,18 @@ export class TaskJournal {
   track(actor: TaskActor, facts: FollowFacts): void {
     const taskId = actor.getSnapshot().context.taskId;
     this.#tracked.get(taskId)?.();
-    let written = '';
+    let written: StoredTask | undefined;
+    let context: TaskSnapshot['context'] | undefined;
     const write = (snapshot: TaskSnapshot): void => {
       // "Stop following" deletes the task; stopping the actor (page closing) must change nothing.
       if (snapshot.value === 'forgotten' || snapshot.status === 'stopped') return;
+      // The facts kept come from the context alone, and XState keeps the same context object
+      // through a step that assigns nothing (a state entered, a timer armed): nothing to write.
+      if (snapshot.context === context) return;
+      context = snapshot.context;
       const stored = storedTaskOf(snapshot, facts);
-      const text = JSON.stringify(stored);
-      if (text === written) return;
-      written = text;
+      if (written && !storedDiffers(written, stored)) return;
+      written = stored;
       this.#queue(stored);
     };
     write(actor.getSnapshot());

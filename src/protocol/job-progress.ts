@@ -28,10 +28,20 @@ export const JobProgressSchema = z.object({
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
 
+/**
+ * Verdicts by report: a report is never changed once received, and a card
+ * reads its job progress on every redraw (each a parse), so each report is
+ * parsed once.
+ */
+const verdicts = new WeakMap<object, JobProgress | undefined>();
+
 /** Reads the job progress a task report carries, if any; anything malformed reads as none. */
 export function jobProgressOf(task: Record<string, unknown>): JobProgress | undefined {
   const meta = task['_meta'];
   if (typeof meta !== 'object' || meta === null) return undefined;
+  if (verdicts.has(task)) return verdicts.get(task);
   const parsed = JobProgressSchema.safeParse((meta as Record<string, unknown>)[JOB_PROGRESS_META]);
-  return parsed.success ? parsed.data : undefined;
+  const progress = parsed.success ? parsed.data : undefined;
+  verdicts.set(task, progress);
+  return progress;
 }

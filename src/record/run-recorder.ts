@@ -6,6 +6,11 @@
  * ones are dropped a tenth at a time, and the file says how many with a
  * `dropped` event first.
  *
+ * What comes per message or per step (wire entries, packet updates, task
+ * steps) is kept as it is, never copied: those values are never changed
+ * once told (messages are immutable after send). Rarer values that the
+ * session may change later are copied (`plain`).
+ *
  * Tool calls and their answers are read off the wire (a `tools/call`
  * request, the response with its id), so the page's own calls, scenario
  * calls and raw requests are all recorded the same way. A task's machine
@@ -62,7 +67,17 @@ export class RunRecorder {
   readonly #limit: number;
   readonly #now: () => number;
   readonly #session: PageSession;
-  #events: Pending[] = [];
+  /**
+   * The events kept, oldest first, in chunks of a tenth of the limit: the
+   * oldest chunk goes whole when the limit is passed. One array cut down by
+   * a tenth copied the other nine tenths each time (90,000 events every
+   * 10,000 at the default limit).
+   */
+  readonly #chunks: Pending[][] = [[]];
+  readonly #chunkSize: number;
+  #size = 0;
+  /** The newest event's time: a clock that steps back (a simulated one reset) must not break the file's order. */
+  #lastTime = -Infinity;
   #dropped = 0;
   readonly #stops: (() => void)[] = [];
   /** `tools/call` request ids on the page's wire -> the round's number. */
@@ -74,6 +89,7 @@ export class RunRecorder {
     this.#session = session;
     this.#options = options;
     this.#limit = Math.max(10, options.limit ?? DEFAULT_EVENT_LIMIT);
+    this.#chunkSize = Math.ceil(this.#limit / 10);
     this.#now = options.now ?? (() => session.network.scheduler.now());
     const on = session.on.bind(session);
     this.#stops.push(
@@ -83,7 +99,8 @@ export class RunRecorder {
       ),
       on('wire-cleared', () => this.#add({ kind: 'wire-cleared' })),
       on('reset', () => this.#add({ kind: 'reset' })),
-      on('packet', (update) => this.#add({ kind: 'packet', update: plain(update) })),
+      // Per message: kept as they are (a PacketUpdate is never changed after it is told).
+      on('packet', (update) => this.#add({ kind: 'packet', update })),
       on('fault', (notice) =>
         this.#add({ kind: 'fault', notice: plain({ ...notice, taskIds: [...notice.taskIds] }) }),
       ),
@@ -110,7 +127,7 @@ export class RunRecorder {
 
   /** Events held now (at most the limit). */
   get size(): number {
-    return this.#events.length;
+    return this.#size;
   }
 
   /** Older events dropped so far to stay within the limit. */
@@ -124,8 +141,9 @@ export class RunRecorder {
 
   /** The run so far. */
   run(): RunFile {
-    const first = this.#events[0]?.time ?? this.#now();
-    const events: RunEvent[] = this.#events.map(
+    const kept = this.#chunks.flat();
+    const first = kept[0]?.time ?? this.#now();
+    const events: RunEvent[] = kept.map(
       ({ time, event }) => ({ at: Math.max(0, time - first), ...event }) as RunEvent,
     );
     if (this.#dropped > 0) events.unshift({ at: 0, kind: 'dropped', count: this.#dropped });
@@ -140,18 +158,24 @@ export class RunRecorder {
   }
 
   #add(event: RunEventBody): void {
-    // A clock that steps back (a simulated one reset) must not break the file's order.
-    const last = this.#events.at(-1)?.time ?? -Infinity;
-    this.#events.push({ time: Math.max(last, this.#now()), event });
-    if (this.#events.length > this.#limit) {
-      const cut = Math.ceil(this.#limit / 10);
-      this.#events = this.#events.slice(cut);
-      this.#dropped += cut;
+    const time = Math.max(this.#lastTime, this.#now());
+    this.#lastTime = time;
+    let chunk = this.#chunks[this.#chunks.length - 1]!;
+    if (chunk.length >= this.#chunkSize) this.#chunks.push((chunk = []));
+    chunk.push({ time, event });
+    this.#size++;
+    if (this.#size > this.#limit) {
+      // Every chunk but the newest is full: the oldest tenth goes.
+      const oldest = this.#chunks.shift()!;
+      this.#size -= oldest.length;
+      this.#dropped += oldest.length;
     }
   }
 
   #wire(entry: WireEntry): void {
-    this.#add({ kind: 'wire', entry: plain(entry) });
+    // Kept as it is: an entry and its message are never changed once logged (a later fact about
+    // it is a PacketUpdate), and a copy of every message cost a deep copy per message.
+    this.#add({ kind: 'wire', entry });
     const parsed = parseMessage(entry.message);
     const key = (id: unknown) => `${entry.connection ?? ''}:${String(id)}`;
     if (entry.direction === 'out' && parsed.kind === 'request') {
@@ -221,7 +245,8 @@ export class RunRecorder {
     if (!watch) return;
     let finished = false;
     const stop = watch(actor, (step) => {
-      this.#add({ kind: 'task-step', taskId, step: plain(step) });
+      // The step as recorded: never changed once taken, shared with the history view.
+      this.#add({ kind: 'task-step', taskId, step });
       // A final state's value is its name: the actor takes no more steps.
       finished ||= typeof step.value === 'string';
     });

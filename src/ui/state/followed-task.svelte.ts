@@ -36,7 +36,7 @@ import type {
 } from '../../protocol/task.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import type { StoredTaskReading } from '../../session/server-xray.ts';
-import { perFrame } from './per-frame.ts';
+import { oncePerFrame, perFrame } from './per-frame.ts';
 import type { TaskNews, TaskNewsSnapshot } from '../../session/task-news.ts';
 import { TaskHistory } from './task-history.svelte.ts';
 import type { XrayHistory } from './xray-history.ts';
@@ -114,7 +114,15 @@ export class FollowedTask {
     this.taskId = context.taskId;
     this.toolName = context.toolName;
     this.#news = session.news;
-    this.#watchNews = createSubscriber((update) => session.news.onChange(this.taskId, update));
+    // What the page heard changes with every message about the task: redrawn once a frame.
+    this.#watchNews = createSubscriber((update) => {
+      const redraw = oncePerFrame(update);
+      const stop = session.news.onChange(this.taskId, redraw.request);
+      return () => {
+        stop();
+        redraw.cancel();
+      };
+    });
     this.#xray = session;
     // Re-read only when this task's reading (or every task's) changed.
     this.#watchXray = createSubscriber((update) =>

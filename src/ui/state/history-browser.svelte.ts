@@ -28,22 +28,48 @@ export class HistoryBrowser {
   #cursor = $state<HistoryCursor>(null);
   /** When on, stepping visits only the steps where the status seen changed (and the first, and the newest). */
   statusChangesOnly = $state(false);
-  readonly #steps = $derived.by(() => this.#read());
-  /** The steps stepping visits: all of them, or only the status changes. */
-  readonly #visited = $derived(
-    this.statusChangesOnly ? statusChangeSteps(this.#steps) : this.#steps,
-  );
-  /** What the client saw at each recorded step, by step index (each read against the step before it). */
-  readonly #seen = $derived(
-    new Map(
-      this.#steps.map((step, i) => [step.index, stepSeen(step, this.#steps[i - 1], this.graph)]),
-    ),
-  );
+  /**
+   * What is worked out from the steps, for the array `read` gave last.
+   * Plain fields, not `$derived`: `read` gives a new array when a step was
+   * recorded (steps are never changed in place) and is itself reactive, so
+   * memoising on the array is enough, and a read outside any effect (a
+   * test, a script) still sees the newest steps.
+   */
+  #from: readonly HistoryStep[] | undefined;
+  #changes: readonly HistoryStep[] | undefined;
+  #seenBy: Map<number, StepSeen> | undefined;
 
   /** `read` gives every recorded step, oldest first (reactive: read again when it changes). */
   constructor(graph: MachineGraph, read: () => readonly HistoryStep[]) {
     this.graph = graph;
     this.#read = read;
+  }
+
+  get #steps(): readonly HistoryStep[] {
+    const steps = this.#read();
+    if (steps !== this.#from) {
+      this.#from = steps;
+      this.#changes = undefined;
+      this.#seenBy = undefined;
+    }
+    return steps;
+  }
+
+  /** The steps stepping visits: all of them, or only the status changes. */
+  get #visited(): readonly HistoryStep[] {
+    const steps = this.#steps;
+    if (!this.statusChangesOnly) return steps;
+    this.#changes ??= statusChangeSteps(steps);
+    return this.#changes;
+  }
+
+  /** What the client saw at each recorded step, by step index (each read against the step before it). */
+  get #seen(): Map<number, StepSeen> {
+    const steps = this.#steps;
+    this.#seenBy ??= new Map(
+      steps.map((step, i) => [step.index, stepSeen(step, steps[i - 1], this.graph)]),
+    );
+    return this.#seenBy;
   }
 
   /** The steps stepping visits (only the status changes while `statusChangesOnly` is on). */

@@ -72,3 +72,28 @@ export function perFrame<T>(inner: Readable<T>, frames: FrameClock = browserFram
     };
   });
 }
+
+/**
+ * `update` (a `createSubscriber` update), run at most once per animation
+ * frame however often `request` is called: for facts read straight off the
+ * session (a task's news changes with every message about it), so a card is
+ * redrawn once a frame, not once a message. `cancel` drops a pending run.
+ */
+export function oncePerFrame(
+  update: () => void,
+  frames: FrameClock = browserFrames,
+): { request(): void; cancel(): void } {
+  let frame: number | undefined;
+  return {
+    request() {
+      frame ??= frames.request(() => {
+        frame = undefined;
+        update();
+      });
+    },
+    cancel() {
+      if (frame !== undefined) frames.cancel(frame);
+      frame = undefined;
+    },
+  };
+}

@@ -1,32 +1,24 @@
 /**
  * A followed task's history as the statechart reads it: the steps its actor
- * takes, recorded as they happen, in a `HistoryBrowser` (the cursor, live by
- * default).
+ * takes, recorded as they happen (the actor's shared `HistoryRecorder`), in
+ * a `HistoryBrowser` (the cursor, live by default).
+ *
+ * A step is an update only while something on screen reads the history
+ * (the task's detail is open): with a thousand tasks polled, a rune written
+ * per step of every task cost a Svelte batch per step for nothing drawn.
  */
+import { createSubscriber } from 'svelte/reactivity';
 import type { TaskActor } from '../../client/task-follower.ts';
-import { graphOf } from '../statechart/graph-cache.ts';
 import { HistoryBrowser } from './history-browser.svelte.ts';
-import { HistoryRecorder, type HistoryStep } from './task-history.ts';
-
-/** Holds the recorded steps so the browser (built first) can read them. */
-class StepBox {
-  steps = $state.raw<readonly HistoryStep[]>([]);
-}
+import { historyOf } from './task-history.ts';
 
 export class TaskHistory extends HistoryBrowser {
-  readonly #recorder: HistoryRecorder;
-
   constructor(actor: TaskActor) {
-    const graph = graphOf(actor.logic);
-    const box = new StepBox();
-    super(graph, () => box.steps);
-    this.#recorder = new HistoryRecorder(actor, graph, (steps) => {
-      box.steps = steps;
+    const recorder = historyOf(actor);
+    const watch = createSubscriber((update) => recorder.onStep(update));
+    super(recorder.graph, () => {
+      watch();
+      return recorder.steps;
     });
-    box.steps = this.#recorder.steps;
-  }
-
-  stop(): void {
-    this.#recorder.stop();
   }
 }

@@ -7,6 +7,10 @@
  *
  * Plain TypeScript (no runes), tested in Node; `task-history.svelte.ts`
  * makes it reactive. The cursor functions below step through it.
+ *
+ * Every followed task is recorded from the moment it is followed, a step
+ * per poll and more, with a thousand tasks thousands of steps a second:
+ * recording copies nothing, and the history is copied out only when read.
  */
 import type { AnyTransitionDefinition, InspectionEvent, StateValue } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
@@ -19,6 +23,7 @@ import {
 } from '../../machines/machine-graph.ts';
 import { pollIntervalMs } from '../../machines/task-machine.ts';
 import type { TaskStatus } from '../../protocol/task.ts';
+import { graphOf } from '../statechart/graph-cache.ts';
 
 /** What the page shows beside the chart at one step. */
 export interface StepFacts {
@@ -69,27 +74,56 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
   };
 }
 
-/** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
+/** Steps a task's history keeps: the newest ones, enough to step back through several minutes of polling. */
+export const HISTORY_LIMIT = 400;
+
+/**
+ * Derived facts of a step that depend only on the machine graph and the
+ * state value (or the transition): the same few values come back on every
+ * poll, so each is worked out once per graph and copied from then on.
+ */
+const leavesByGraph = new WeakMap<MachineGraph, Map<string, readonly string[]>>();
+const keyOfTransition = new WeakMap<AnyTransitionDefinition, string>();
+
+function leavesOf(graph: MachineGraph, value: StateValue): string[] {
+  let known = leavesByGraph.get(graph);
+  if (!known) leavesByGraph.set(graph, (known = new Map()));
+  const key = typeof value === 'string' ? value : JSON.stringify(value);
+  let leaves = known.get(key);
+  if (!leaves) known.set(key, (leaves = activeLeafIds(graph, value)));
+  return [...leaves];
+}
+
+function keyOf(transition: AnyTransitionDefinition): string {
+  let key = keyOfTransition.get(transition);
+  if (key === undefined) keyOfTransition.set(transition, (key = transitionKey(transition)));
+  return key;
+}
+
+/**
+ * Records one actor's steps as they happen, keeping the newest `limit`.
+ * Append-only: a step, once recorded, is never changed, and recording one
+ * copies nothing; {@link steps} copies the kept ones out when read after a
+ * change, so a history nobody looks at costs one step object per event.
+ * {@link onStep} tells listeners of each new step.
+ */
 export class HistoryRecorder {
-  readonly #graph: MachineGraph;
+  readonly graph: MachineGraph;
   readonly #limit: number;
-  readonly #onChange: (steps: readonly HistoryStep[]) => void;
-  #steps: readonly HistoryStep[] = [];
+  /** Oldest first; may hold up to twice `limit` steps, trimmed a `limit` at a time. */
+  #all: HistoryStep[] = [];
+  /** What {@link steps} gave last; dropped when a step is recorded. */
+  #read: readonly HistoryStep[] | undefined;
+  readonly #listeners = new Set<(step: HistoryStep) => void>();
   #pending: AnyTransitionDefinition[] = [];
   #next = 0;
   readonly #unsubscribe: () => void;
   readonly #now: () => number;
 
-  constructor(
-    actor: TaskActor,
-    graph: MachineGraph,
-    onChange: (steps: readonly HistoryStep[]) => void,
-    limit = 400,
-  ) {
-    this.#graph = graph;
-    this.#limit = limit;
+  constructor(actor: TaskActor, graph: MachineGraph, limit = HISTORY_LIMIT) {
+    this.graph = graph;
+    this.#limit = Math.max(1, limit);
     this.#now = actorNow(actor);
-    this.#onChange = onChange;
     const observe = (event: InspectionEvent): void => {
       // Invoked promise actors share the system; only the task actor's own steps count.
       if (event.actorRef !== actor) return;
@@ -103,8 +137,21 @@ export class HistoryRecorder {
     this.#record('xstate.init', actor.getSnapshot());
   }
 
+  /** The kept steps, oldest first: the same array until the next step is recorded. */
   get steps(): readonly HistoryStep[] {
-    return this.#steps;
+    this.#read ??= this.#all.slice(-this.#limit);
+    return this.#read;
+  }
+
+  /** The newest step. */
+  get latest(): HistoryStep | undefined {
+    return this.#all.at(-1);
+  }
+
+  /** Calls `listener` with each step recorded from now on; returns the unsubscribe. */
+  onStep(listener: (step: HistoryStep) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   stop(): void {
@@ -115,30 +162,46 @@ export class HistoryRecorder {
     const transitions = this.#pending;
     this.#pending = [];
     const isStart = eventType === 'xstate.init';
-    if (isStart && this.#steps.length > 0) return;
+    if (isStart && this.#all.length > 0) return;
     // An event that matched no transition changed nothing worth a step.
     if (!isStart && transitions.length === 0) return;
-    const withTarget = transitions.filter((t) => (t.target ?? []).length > 0);
-    const active = activeLeafIds(this.#graph, snapshot.value);
-    const before = new Set(this.#steps.at(-1)?.active ?? []);
+    const active = leavesOf(this.graph, snapshot.value);
+    const before = this.#all.at(-1)?.active ?? [];
+    const taken: string[] = [];
+    const internal: string[] = [];
+    for (const t of transitions) ((t.target ?? []).length > 0 ? taken : internal).push(keyOf(t));
     const step: HistoryStep = {
       index: this.#next++,
       at: this.#now(),
       eventType,
-      event: eventLabel(this.#graph, eventType),
+      event: eventLabel(this.graph, eventType),
       value: snapshot.value,
       active,
-      entered: active.filter((id) => !before.has(id)),
-      taken: withTarget.map((t) => transitionKey(t)),
-      internal: transitions
-        .filter((t) => (t.target ?? []).length === 0)
-        .map((t) => transitionKey(t)),
+      entered: active.filter((id) => !before.includes(id)),
+      taken,
+      internal,
       ...factsOf(snapshot),
     };
-    const steps = [...this.#steps, step];
-    this.#steps = steps.length > this.#limit ? steps.slice(steps.length - this.#limit) : steps;
-    this.#onChange(this.#steps);
+    this.#all.push(step);
+    if (this.#all.length >= 2 * this.#limit) this.#all = this.#all.slice(-this.#limit);
+    this.#read = undefined;
+    if (this.#listeners.size > 0) for (const listener of [...this.#listeners]) listener(step);
   }
+}
+
+/**
+ * One recorder per task actor, started on first use, shared by everything
+ * that reads its steps (the history view, the run recorder): each step is
+ * worked out once, however many read it.
+ */
+const recorders = new WeakMap<TaskActor, HistoryRecorder>();
+
+/** The recorder of `actor`'s steps (kept {@link HISTORY_LIMIT}), started now if nothing asked before. */
+export function historyOf(actor: TaskActor): HistoryRecorder {
+  let recorder = recorders.get(actor);
+  if (!recorder)
+    recorders.set(actor, (recorder = new HistoryRecorder(actor, graphOf(actor.logic))));
+  return recorder;
 }
 
 /*

@@ -48,8 +48,7 @@ export function recordedRun(
   });
   actor.start();
   const graph = machineGraph(actor.logic);
-  let seen: readonly HistoryStep[] = [];
-  const recorder = new HistoryRecorder(actor, graph, (steps) => (seen = steps), 50);
+  const recorder = new HistoryRecorder(actor, graph, 50);
   /** Moves the simulated clock on by `ms`, 1 ms at a time, letting promises settle between. */
   const advance = async (ms: number) => {
     for (let i = 0; i < ms; i++) {
@@ -57,5 +56,5 @@ export function recordedRun(
       await flush();
     }
   };
-  return { actor, graph, recorder, advance, steps: () => seen };
+  return { actor, graph, recorder, advance, steps: (): readonly HistoryStep[] => recorder.steps };
 }

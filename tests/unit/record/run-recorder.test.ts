@@ -107,6 +107,12 @@ describe('the run recorder (real stack, fake clock)', () => {
     expect(recorder.dropped + recorder.size).toBe(30);
     const run = recorder.run();
     expect(run.events[0]).toEqual({ at: 0, kind: 'dropped', count: recorder.dropped });
+    // What is kept is the newest events, in order.
+    const toggled = [...Array(2)].flatMap(() => Array.from({ length: 15 }, (_, i) => i % 2 === 0));
+    expect(run.events.slice(1).map((e) => e.kind === 'declare-tasks' && e.on)).toEqual(
+      toggled.slice(-recorder.size),
+    );
+    expect(run.events).toHaveLength(recorder.size + 1);
     expect(DEFAULT_EVENT_LIMIT).toBe(100_000);
     recorder.stop();
   });

@@ -1,6 +1,6 @@
 import { get, writable } from 'svelte/store';
 import { describe, expect, it } from 'vitest';
-import { perFrame, type FrameClock } from '../../../src/ui/state/per-frame.ts';
+import { oncePerFrame, perFrame, type FrameClock } from '../../../src/ui/state/per-frame.ts';
 
 /** Frames stepped by hand. */
 function manualFrames(): FrameClock & { step(): void; pending(): number } {
@@ -49,5 +49,26 @@ describe('perFrame', () => {
     stop();
     expect(frames.pending()).toBe(0); // Unsubscribing cancels the frame it was waiting for.
     expect(get(store)).toBe('c');
+  });
+});
+
+describe('oncePerFrame', () => {
+  it('runs the update once in the next frame however often it was asked, and not after cancel', () => {
+    const frames = manualFrames();
+    let runs = 0;
+    const redraw = oncePerFrame(() => runs++, frames);
+    for (let i = 0; i < 20; i++) redraw.request();
+    expect(runs).toBe(0);
+    expect(frames.pending()).toBe(1);
+    frames.step();
+    expect(runs).toBe(1);
+    redraw.request();
+    frames.step();
+    expect(runs).toBe(2);
+    redraw.request();
+    redraw.cancel();
+    expect(frames.pending()).toBe(0);
+    frames.step();
+    expect(runs).toBe(2);
   });
 });

@@ -29,7 +29,7 @@ function firstStepOn(clock: Omit<Timers, 'now'>) {
     input: { task, toolName: 'slow', now: () => Date.parse(CREATED) },
   });
   actor.start();
-  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic), () => {});
+  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic));
   const first = recorder.steps[0]!;
   recorder.stop();
   actor.stop();

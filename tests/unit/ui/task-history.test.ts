@@ -15,8 +15,10 @@ import {
   statusChangeSteps,
   stepBack,
   stepForward,
+  historyOf,
   type HistoryStep,
 } from '../../../src/ui/state/task-history.ts';
+import { watchTaskSteps } from '../../../src/ui/state/run-steps.ts';
 import { recordedRun as run, report } from '../helpers/recorded-task-run.ts';
 
 describe('HistoryRecorder', () => {
@@ -93,6 +95,63 @@ describe('HistoryRecorder', () => {
     expect(steps()).toHaveLength(50);
     expect(steps()[0]!.index).toBeGreaterThan(0);
     expect(steps().at(-1)!.index - steps()[0]!.index).toBe(49);
+    await advance(40_000); // past twice the limit: trimmed, still the newest 50
+    expect(steps()).toHaveLength(50);
+    expect(steps().at(-1)).toBe(steps().at(-1));
+    expect(steps().map((s) => s.index)).toEqual(steps().map((_, i) => steps()[0]!.index + i));
+  });
+
+  it('gives the same array until a step is recorded, and never changes one it gave', async () => {
+    const { recorder, advance } = run([(at) => report('working', at)]);
+    const before = recorder.steps;
+    expect(recorder.steps).toBe(before);
+    await advance(1000);
+    const after = recorder.steps;
+    expect(after).not.toBe(before);
+    expect(before.map((s) => s.event)).toEqual(['start']);
+    expect(after.length).toBeGreaterThan(1);
+    expect(after[0]).toBe(before[0]);
+    expect(recorder.latest).toBe(after.at(-1));
+  });
+
+  it('tells each new step to its listeners once, until they unsubscribe', async () => {
+    const { recorder, advance } = run([(at) => report('working', at)]);
+    const told: HistoryStep[] = [];
+    const stop = recorder.onStep((step) => told.push(step));
+    await advance(1000);
+    expect(told.length).toBeGreaterThan(0);
+    expect(told).toEqual(recorder.steps.slice(1));
+    stop();
+    const count = told.length;
+    await advance(1000);
+    expect(told).toHaveLength(count);
+    expect(recorder.steps.length).toBeGreaterThan(count + 1);
+  });
+
+  it('works out the same state value once: equal values give equal, separate active lists', async () => {
+    const { advance, steps } = run([(at) => report('working', at)]);
+    await advance(2000);
+    const [first] = steps();
+    const waiting = steps().filter((s) => JSON.stringify(s.value) === JSON.stringify(first!.value));
+    expect(waiting.length).toBeGreaterThan(1);
+    expect(waiting[1]!.value).not.toBe(first!.value);
+    expect(waiting[1]!.active).toEqual(waiting[0]!.active);
+    expect(waiting[1]!.active).not.toBe(waiting[0]!.active);
+  });
+});
+
+describe('historyOf', () => {
+  it('one recorder per actor, whose steps the run recorder is handed as they are', async () => {
+    const { actor, advance } = run([(at) => report('working', at)]);
+    const history = historyOf(actor);
+    expect(historyOf(actor)).toBe(history);
+    const handed: unknown[] = [];
+    const stop = watchTaskSteps(actor, (step) => handed.push(step));
+    expect(handed).toEqual([history.latest]);
+    await advance(1000);
+    expect(handed.length).toBeGreaterThan(1);
+    for (const step of handed) expect(history.steps).toContain(step);
+    stop();
   });
 });
 

@@ -42,7 +42,7 @@ function stepNow(world: WorldClock) {
     input: { task, toolName: 'slow', now: () => Date.parse(CREATED) },
   });
   actor.start();
-  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic), () => {});
+  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic));
   const step = recorder.steps[0]!;
   recorder.stop();
   actor.stop();
