@@ -33,18 +33,22 @@ const COUNT_IN_PAGE = `
   window.__benchTasksGet = 0;
   window.__benchAnswers = {};
   const post = MessagePort.prototype.postMessage;
+  // The page's worker ports are batched: one postMessage may carry an array of messages.
+  const each = (data) => (Array.isArray(data) ? data : [data]);
   MessagePort.prototype.postMessage = function (message, ...rest) {
-    if (message?.method === 'tasks/get') window.__benchTasksGet++;
+    for (const m of each(message)) if (m?.method === 'tasks/get') window.__benchTasksGet++;
     return post.call(this, message, ...rest);
   };
   const listen = MessagePort.prototype.addEventListener;
   MessagePort.prototype.addEventListener = function (type, listener, ...rest) {
     if (type === 'message')
       listen.call(this, 'message', (event) => {
-        const result = event.data?.result;
-        const taskId = result?.resultType === 'task' ? undefined : result?.taskId;
-        if (typeof taskId === 'string')
-          window.__benchAnswers[taskId] = (window.__benchAnswers[taskId] ?? 0) + 1;
+        for (const m of each(event.data)) {
+          const result = m?.result;
+          const taskId = result?.resultType === 'task' ? undefined : result?.taskId;
+          if (typeof taskId === 'string')
+            window.__benchAnswers[taskId] = (window.__benchAnswers[taskId] ?? 0) + 1;
+        }
       });
     return listen.call(this, type, listener, ...rest);
   };

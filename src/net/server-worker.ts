@@ -102,9 +102,10 @@ export class ServerWorker {
     for (const transport of this.#transports)
       if (transport.closed) this.#transports.delete(transport);
     const channel = new MessageChannel();
-    const message: ConnectMessage = { type: 'connect', identity };
+    // Batched: a burst of polls leaves as one postMessage, and its answers come back as one.
+    const message: ConnectMessage = { type: 'connect', identity, batched: true };
     worker.postMessage(message, [channel.port2]);
-    const transport = new PortTransport(channel.port1);
+    const transport = new PortTransport(channel.port1, { batched: true });
     this.#transports.add(transport);
     return transport;
   }

@@ -20,6 +20,11 @@ export const ConnectMessageSchema = z.object({
   type: z.literal('connect'),
   /** The identity the page client connects as; tasks are bound to it (T20). */
   identity: z.string().min(1).max(200),
+  /**
+   * Both ends frame the port's traffic as batches: each `postMessage` carries
+   * an array of the JSON-RPC messages sent in one tick (port-batches.ts).
+   */
+  batched: z.boolean().optional(),
 });
 export type ConnectMessage = z.infer<typeof ConnectMessageSchema>;
 

@@ -15,9 +15,13 @@ export class MemoryTaskStore implements TaskStore {
     this.#put(record);
   }
 
+  /**
+   * The stored record itself, frozen through and through (see {@link #put}):
+   * every poll reads one, and a copy per read was a tenth of the worker's
+   * time. Changing it throws, so it is as safe as a copy.
+   */
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const record = this.#records.get(taskId);
-    return record && structuredClone(record);
+    return this.#records.get(taskId);
   }
 
   async update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined> {
@@ -60,9 +64,17 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   #put(record: TaskRecord): void {
-    // Copies in and out, so no caller can change a stored task behind the store's back.
-    const stored = structuredClone(record);
+    // Copied in and frozen, so no caller can change a stored task behind the store's back:
+    // not the writer (it keeps its own object), nor a reader (`get` hands out this one).
+    const stored = deepFreeze(structuredClone(record));
     this.#records.set(record.taskId, stored);
     for (const listener of this.#listeners) listener(structuredClone(stored));
   }
+}
+
+/** Freezes `value` and everything it holds (a record is plain data: objects and arrays). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
 }

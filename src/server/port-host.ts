@@ -1,6 +1,9 @@
 /**
  * Serves a playground server over a MessagePort: one JSON-RPC message per
- * `postMessage`, in both directions. Each request goes through the SDK's
+ * `postMessage`, in both directions, or (`batched`, as the page's worker
+ * ports are) an array of the messages sent in one tick per `postMessage`
+ * (src/protocol/port-batches.ts); each message in it is read and answered
+ * exactly as it would be alone. Each request goes through the SDK's
  * per-request HTTP entry, the same one the Node host uses, so the worker
  * and Node run the identical validation ladder (envelope, version -32022,
  * method gates). The headers are derived from the body exactly as a
@@ -18,6 +21,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '../protocol/jsonrpc.ts';
+import { messagesOf, PortBatcher } from '../protocol/port-batches.ts';
 import type { RpcError } from '../protocol/task.ts';
 import { answerTasksGet } from './direct-tasks-get.ts';
 import type { PlaygroundServer } from './playground-server.ts';
@@ -42,6 +46,12 @@ export interface ServePortOptions {
    * through the SDK's entry (the differential test's reference).
    */
   directTasksGet?: boolean;
+  /**
+   * The port carries batches both ways (the connect message said so): each
+   * `postMessage` in is an array of messages, and what this host sends in
+   * one tick leaves as one array. Off unless true.
+   */
+  batched?: boolean;
 }
 
 /** Serves `port` as `identity` until the port or the returned handle is closed. */
@@ -53,13 +63,19 @@ export function servePort(
 ): { close(): void } {
   const direct = options.directTasksGet !== false;
   const subscriptions = new Map<string | number, Subscription>();
-  const send = (message: JsonRpcMessage): void => port.postMessage(message);
-
-  port.addEventListener('message', (event) => {
-    void handle(event.data).catch((error: unknown) => {
+  const batcher = options.batched ? new PortBatcher((batch) => port.postMessage(batch)) : undefined;
+  const send = (message: JsonRpcMessage): void =>
+    batcher ? batcher.send(message) : port.postMessage(message);
+  const serve = (data: unknown): void => {
+    void handle(data).catch((error: unknown) => {
       // Never let one bad message stop the port: report it and keep serving.
       console.error('[server] unexpected failure while serving a message', error);
     });
+  };
+
+  port.addEventListener('message', (event) => {
+    if (!batcher) serve(event.data);
+    else for (const message of messagesOf(event.data)) serve(message);
   });
   port.start?.();
 
@@ -112,6 +128,7 @@ export function servePort(
     close() {
       for (const subscription of subscriptions.values()) subscription.close();
       subscriptions.clear();
+      batcher?.flush();
       port.close();
     },
   };

@@ -82,6 +82,11 @@ export type TaskUpdate = (record: TaskRecord) => TaskRecord;
 export interface TaskStore {
   /** Stores a new task; resolves once a `get` for it would find it (T8). */
   create(record: TaskRecord): Promise<void>;
+  /**
+   * The stored record, to read: never change it. A store may hand out its own
+   * record, frozen (the memory store does, since every poll reads one), or a
+   * copy; either way no caller can change the store behind its back.
+   */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
    * Applies `update` to the current record and stores the outcome, as one

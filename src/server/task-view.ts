@@ -7,13 +7,32 @@ import { JOB_PROGRESS_META, type JobProgress } from '../protocol/job-progress.ts
 import type { CreateTaskResult, DetailedTask, Task } from '../protocol/task.ts';
 import type { TaskRecord } from './task-store.ts';
 
+/** The ISO strings written lately, by epoch ms (oldest dropped first past {@link REMEMBERED_TIMES}). */
+const isoOf = new Map<number, string>();
+const REMEMBERED_TIMES = 4096;
+
+/**
+ * `new Date(ms).toISOString()`, remembered: every poll writes a task's two
+ * times, and a task's `createdAt` never changes while its `lastUpdatedAt`
+ * seldom does, so formatting them afresh was a tenth of the worker's time.
+ * A time no Date can hold still throws, as it always did.
+ */
+function isoTime(ms: number): string {
+  const known = isoOf.get(ms);
+  if (known !== undefined) return known;
+  const text = new Date(ms).toISOString();
+  if (isoOf.size >= REMEMBERED_TIMES) isoOf.delete(isoOf.keys().next().value!);
+  isoOf.set(ms, text);
+  return text;
+}
+
 function taskFields(record: TaskRecord): Task {
   return {
     taskId: record.taskId,
     status: record.status,
     ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    createdAt: isoTime(record.createdAt),
+    lastUpdatedAt: isoTime(record.lastUpdatedAt),
     ttlMs: record.ttlMs,
     pollIntervalMs: record.pollIntervalMs,
   };

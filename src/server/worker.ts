@@ -59,9 +59,9 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     console.error('[worker] ignored a connect', !port ? 'without a port' : 'before start');
     return;
   }
-  const identity = control.data.identity;
+  const { identity, batched } = control.data;
   // The port buffers what the client sends until it is served.
-  void server.then((s) => servePort(s, port, identity));
+  void server.then((s) => servePort(s, port, identity, { batched: batched === true }));
 });
 
 async function boot(start: StartMessage): Promise<PlaygroundServer> {

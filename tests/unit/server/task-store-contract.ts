@@ -102,12 +102,19 @@ export function taskStoreContract(
       expect((await store.get('a'))?.status).toBe('working');
     });
 
-    it('hands out copies: changing a returned record does not change the store', async () => {
+    it('changing a record get returned does not change the store: it is a copy, or frozen', async () => {
       const store = await makeStore();
       await store.create(record('a'));
-      const copy = await store.get('a');
-      if (copy) copy.status = 'failed';
-      expect((await store.get('a'))?.status).toBe('working');
+      const got = await store.get('a');
+      expect(got).toBeDefined();
+      const change = (): void => {
+        got!.status = 'failed';
+        got!.issuedInputKeys.push('k');
+      };
+      // A frozen record refuses the change (modules run in strict mode); a copy takes it.
+      if (Object.isFrozen(got)) expect(change).toThrow(TypeError);
+      else change();
+      expect(await store.get('a')).toMatchObject({ status: 'working', issuedInputKeys: [] });
     });
 
     it('notifies subscribers of creates and updates until they unsubscribe', async () => {
