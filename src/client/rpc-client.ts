@@ -14,7 +14,8 @@ import {
 } from '../protocol/jsonrpc.ts';
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { MarkSource, NetMark } from '../net/net-marks.ts';
-import { httpFactsOf, type HttpFacts } from '../net/http-facts.ts';
+import { httpFactsOf } from '../net/http-facts.ts';
+import type { HttpFacts } from '../protocol/http-facts.ts';
 import type { Connector, RequestFailure, Transport } from '../net/transport.ts';
 import { LinkMarks } from './link-marks.ts';
 import type { CallError } from './rpc-error.ts';

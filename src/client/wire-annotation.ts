@@ -3,7 +3,7 @@
  * response answers (responses carry only an id), which task a message is
  * about, and a one-word gist (a task's status, an error code).
  */
-import type { HttpFacts } from '../net/http-facts.ts';
+import type { HttpFacts } from '../protocol/http-facts.ts';
 import { parseMessage } from '../protocol/jsonrpc.ts';
 import { TaskStatusSchema, type TaskStatus } from '../protocol/task.ts';
 import type { NetMark, PacketUpdate } from '../net/net-marks.ts';

@@ -9,26 +9,12 @@ import { ElicitResultSchema } from '../protocol/elicitation.ts';
 import {
   defineTool,
   JobProtocolError,
+  textQuestion,
   textResult,
   type JobContext,
   type ToolDefinition,
 } from '../server/tool.ts';
 import { GraderTool } from './tool-names.ts';
-
-function question(message: string, field: string) {
-  return {
-    method: 'elicitation/create',
-    params: {
-      mode: 'form',
-      message,
-      requestedSchema: {
-        type: 'object',
-        properties: { [field]: { type: 'string', title: field } },
-        required: [field],
-      },
-    },
-  };
-}
 
 /** The first interval, and the one it changes to mid-task. */
 export const POLL_INTERVALS_MS = { first: 250, then: 1500 } as const;
@@ -57,8 +43,8 @@ const shiftPollInterval: Job = async ({ report, sleep, suggestPollInterval }) =>
 
 const askTwoKeys: Job = async ({ askInput }) => {
   const answers = await askInput({
-    first: question('First question: any word', 'first'),
-    second: question('Second question: any other word', 'second'),
+    first: textQuestion('First question: any word', 'first'),
+    second: textQuestion('Second question: any other word', 'second'),
   });
   const said = (key: string): string => {
     const parsed = ElicitResultSchema.safeParse(answers[key]);

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { MCP_PATH, bearerToken, startNodeHost } from '../server/node-host.ts';
+import { streamBody, webHeaders } from '../server/node-http-replies.ts';
 import { createPlaygroundServer } from '../server/playground-server.ts';
 import type { RecordedExchange } from './exchange.ts';
 import { GRADER_TOOLS } from './grade-tools.ts';
@@ -111,10 +112,7 @@ export async function startGrader(options: GraderOptions): Promise<Grader> {
       };
       exchanges.push(record);
     }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined && !HOP_BY_HOP.has(name))
-        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    const headers = webHeaders(req, HOP_BY_HOP);
     const aborted = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) aborted.abort();
@@ -141,21 +139,7 @@ export async function startGrader(options: GraderOptions): Promise<Grader> {
       return;
     }
     if (record) record.answer = { at: Date.now(), httpStatus: response.status, body: undefined };
-    res.flushHeaders();
-    const reader = response.body.getReader();
-    res.on('close', () => void reader.cancel().catch(() => {}));
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!res.write(value))
-          await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
-        if (res.destroyed) return;
-      }
-      res.end();
-    } catch {
-      res.destroy();
-    }
+    await streamBody(response.body, res);
   }
 
   await new Promise<void>((resolve, reject) => {

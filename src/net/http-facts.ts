@@ -3,24 +3,10 @@
  * answer's content type, and the MCP headers the request carried (T19), so
  * the wire log can show them beside the JSON-RPC message. Facts are kept
  * per message object in a WeakMap: a message is passed on untouched (the
- * log shows its exact JSON), and the facts go when the message goes.
+ * log shows its exact JSON), and the facts go when the message goes. The
+ * shape itself is the protocol's (`src/protocol/http-facts.ts`).
  */
-
-export interface HttpFacts {
-  status: number;
-  statusText: string;
-  /** The answer's `Content-Type`, as sent. */
-  contentType: string;
-  /** The request's `Mcp-*` headers, and `Authorization` with its token hidden. */
-  requestHeaders: Record<string, string>;
-  /** From the request's start to the answer's headers. */
-  ms: number;
-  /** The answer's `x-served-by`: the node a balancer sent the request to (`npm run cluster` names it). */
-  servedBy?: string;
-}
-
-/** Longer `x-served-by` values are not a node's name; they are left out. */
-const MAX_SERVED_BY_CHARS = 64;
+import { MAX_SERVED_BY_CHARS, type HttpFacts } from '../protocol/http-facts.ts';
 
 /** The answer's `x-served-by`, when it is there and short enough to be a node's name. */
 export function servedByOf(headers: Headers): string | undefined {

@@ -20,7 +20,8 @@
 import { StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { errorMessage } from '../protocol/error-message.ts';
 import { PROTOCOL_VERSION } from '../protocol/constants.ts';
-import { recordHttpFacts, servedByOf, shownRequestHeaders, type HttpFacts } from './http-facts.ts';
+import type { HttpFacts } from '../protocol/http-facts.ts';
+import { recordHttpFacts, servedByOf, shownRequestHeaders } from './http-facts.ts';
 import { realScheduler, type Scheduler } from './scheduler.ts';
 import type { RequestFailure, Transport } from './transport.ts';
 

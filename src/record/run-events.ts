@@ -14,6 +14,7 @@
  * on as `{ detail: undefined, ...status }`.
  */
 import { z } from 'zod';
+import { HttpFactsSchema } from '../protocol/http-facts.ts';
 import { TASK_STORE_KINDS } from '../protocol/worker-control.ts';
 import { TaskStatusSchema } from '../protocol/task.ts';
 import { FaultRuleSchema, LinkConditionsSchema, LinkDirectionSchema } from './run-setup.ts';
@@ -21,15 +22,6 @@ import { FaultRuleSchema, LinkConditionsSchema, LinkDirectionSchema } from './ru
 const int = () => z.number().int();
 const time = () => z.number();
 const nodeNumber = () => z.number().int().min(1).max(5);
-
-export const HttpFactsSchema = z.object({
-  status: int(),
-  statusText: z.string(),
-  contentType: z.string(),
-  requestHeaders: z.record(z.string(), z.string()),
-  ms: z.number().min(0),
-  servedBy: z.string().max(64).optional(),
-});
 
 const LossReasonSchema = z.enum(['loss', 'link-dropped', 'rule']);
 

@@ -20,11 +20,19 @@ export function sendJson(res: ServerResponse, status: number, message: JsonRpcMe
   res.end(bytes);
 }
 
-/** The node request's headers as web `Headers`, repeated ones kept, HTTP/2 pseudo-headers left out. */
-export function webHeaders(req: IncomingMessage): Headers {
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The node request's headers as web `Headers`, repeated ones kept, HTTP/2 pseudo-headers left
+ * out, and those `leaveOut` names (a proxy's hop-by-hop headers).
+ */
+export function webHeaders(
+  req: IncomingMessage,
+  leaveOut: ReadonlySet<string> = NO_NAMES,
+): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':')) continue;
+    if (value === undefined || name.startsWith(':') || leaveOut.has(name)) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   return headers;
@@ -46,7 +54,19 @@ export async function sendWeb(response: Response, res: ServerResponse): Promise<
     res.end(bytes);
     return;
   }
-  const reader = response.body.getReader();
+  await streamBody(response.body, res);
+}
+
+/**
+ * Writes a streaming (SSE) body to the node response chunk by chunk as it comes, waiting while
+ * the socket is full; the client going away cancels the body, and a body that fails ends the
+ * response abruptly (its status and headers are already sent).
+ */
+export async function streamBody(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse,
+): Promise<void> {
+  const reader = body.getReader();
   const cancel = (): void => void reader.cancel().catch(() => {});
   res.on('close', cancel);
   try {

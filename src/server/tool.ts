@@ -117,3 +117,23 @@ export class JobProtocolError extends Error {
 export function textResult(text: string, isError = false): CallToolResult {
   return { content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) };
 }
+
+/**
+ * An input request asking for one line of text (C10): form-mode
+ * `elicitation/create` with a single required string field, `title` its
+ * label (the field's name unless given).
+ */
+export function textQuestion(message: string, field: string, title = field): InputRequest {
+  return {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message,
+      requestedSchema: {
+        type: 'object',
+        properties: { [field]: { type: 'string', title } },
+        required: [field],
+      },
+    },
+  };
+}

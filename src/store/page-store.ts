@@ -6,6 +6,7 @@
  * whose storage cannot be opened.
  */
 import { errorMessage } from '../protocol/error-message.ts';
+import type { HttpFacts } from '../protocol/http-facts.ts';
 import type { DetailedTask } from '../protocol/task.ts';
 
 /** How following a task ended, as the client saw it. */
@@ -43,19 +44,8 @@ export interface StoredWireEntry {
   direction: 'out' | 'in';
   message: unknown;
   reissueOf?: number | string;
-  /**
-   * What HTTP said about the exchange, with a remote server: kept so a row kept from before a
-   * reload still shows its status badge (the shape of `src/net`'s `HttpFacts`, which this
-   * folder may not import).
-   */
-  http?: {
-    status: number;
-    statusText: string;
-    contentType: string;
-    requestHeaders: Record<string, string>;
-    ms: number;
-    servedBy?: string;
-  };
+  /** What HTTP said about the exchange, with a remote server: kept so a row kept from before a reload still shows its status badge. */
+  http?: HttpFacts;
 }
 
 /** How many wire messages are kept; the oldest go first. */

@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import { ElicitResultSchema } from '../../protocol/elicitation.ts';
-import { defineTool, textResult } from '../tool.ts';
-
-function question(message: string, field: string, title: string) {
-  return {
-    method: 'elicitation/create',
-    params: {
-      mode: 'form',
-      message,
-      requestedSchema: {
-        type: 'object',
-        properties: { [field]: { type: 'string', title } },
-        required: [field],
-      },
-    },
-  };
-}
+import { defineTool, textQuestion, textResult } from '../tool.ts';
 
 /** Conformance fixture: two input requests outstanding at once; partial answers keep it waiting (T15). */
 export const multiInput = defineTool({
@@ -30,8 +15,8 @@ export const multiInput = defineTool({
   resumable: true,
   run: async ({ askInput }) => {
     const answers = await askInput({
-      name: question('What is your name?', 'name', 'Name'),
-      color: question('What is your favourite colour?', 'color', 'Colour'),
+      name: textQuestion('What is your name?', 'name', 'Name'),
+      color: textQuestion('What is your favourite colour?', 'color', 'Colour'),
     });
     const value = (key: string, field: string): string => {
       const parsed = ElicitResultSchema.safeParse(answers[key]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ElicitResultSchema } from '../../protocol/elicitation.ts';
-import { defineTool, textResult } from '../tool.ts';
+import { defineTool, textQuestion, textResult } from '../tool.ts';
 
 /**
  * Conformance fixture for T16: the name is asked before the task exists,
@@ -19,18 +19,7 @@ export const testToolWithTask = defineTool({
   // the job and never stored, so a fresh worker could not run it again.
   resumable: false,
   preTaskInput: {
-    user_name: {
-      method: 'elicitation/create',
-      params: {
-        mode: 'form',
-        message: 'What is your name?',
-        requestedSchema: {
-          type: 'object',
-          properties: { name: { type: 'string', title: 'Name' } },
-          required: ['name'],
-        },
-      },
-    },
+    user_name: textQuestion('What is your name?', 'name', 'Name'),
   },
   run: async ({ preTaskInput, sleep }) => {
     await sleep(300);

@@ -3,9 +3,8 @@
  * handle in answer to any other method, and the real server never sends one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcClient } from '../../../src/client/rpc-client.ts';
 import { getTask } from '../../../src/client/task-lookup.ts';
-import { FakeServerEnd, result } from '../helpers/fake-link.ts';
+import { clientAnswering } from '../helpers/fake-link.ts';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 
 const handle = {
@@ -17,27 +16,12 @@ const handle = {
   ttlMs: 60_000,
 };
 
-/** A client whose server is the test: every request is answered with `answer`. */
-async function clientAnswering(answer: Record<string, unknown>): Promise<RpcClient> {
-  const end = new FakeServerEnd();
-  end.onreceive = (message) => {
-    const id = (message as { id?: unknown }).id;
-    if (typeof id === 'number') queueMicrotask(() => end.reply(result(id, answer)));
-  };
-  const client = new RpcClient({
-    clientInfo: { name: 'test', version: '1' },
-    connect: async () => end,
-  });
-  await client.start();
-  return client;
-}
-
 describe('T5: a task handle is valid only for tools/call', () => {
   let h: Harness | undefined;
   afterEach(async () => h?.close());
 
   it('T5: the client treats a task handle answering tasks/get, tools/list or server/discover as an invalid response', async () => {
-    const client = await clientAnswering(handle);
+    const client = await clientAnswering(() => handle);
     for (const method of ['tasks/get', 'tools/list', 'server/discover']) {
       await expect(
         client.request(method, { taskId: 't-1' }, { tasks: true }),
@@ -49,7 +33,7 @@ describe('T5: a task handle is valid only for tools/call', () => {
   });
 
   it('T5: the same handle answering tools/call is accepted', async () => {
-    const client = await clientAnswering(handle);
+    const client = await clientAnswering(() => handle);
     await expect(
       client.request('tools/call', { name: 'slow_compute', arguments: {} }, { tasks: true }),
     ).resolves.toMatchObject({ resultType: 'task', taskId: 't-1' });

@@ -2,8 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../src/client/tool-call.ts';
 import { listTools } from '../../../src/client/tool-catalog.ts';
-import { RpcClient } from '../../../src/client/rpc-client.ts';
-import { FakeServerEnd, result } from '../helpers/fake-link.ts';
+import { clientAnswering } from '../helpers/fake-link.ts';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -56,16 +55,7 @@ describe('callTool', () => {
   it('C4: a tools/call result with no resultType (an older server) is read as "complete"; an unknown one is refused', async () => {
     // This server always sends resultType; an older one answers as the test does here.
     let answer: Record<string, unknown> = { content: [{ type: 'text', text: 'old server' }] };
-    const end = new FakeServerEnd();
-    end.onreceive = (message) => {
-      const id = (message as { id?: unknown }).id;
-      if (typeof id === 'number') queueMicrotask(() => end.reply(result(id, answer)));
-    };
-    const client = new RpcClient({
-      clientInfo: { name: 'test', version: '1' },
-      connect: async () => end,
-    });
-    await client.start();
+    const client = await clientAnswering(() => answer);
     await expect(
       callTool(client, { name: 'greet', arguments: { name: 'Ada' }, tasks: true }),
     ).resolves.toEqual({

@@ -3,6 +3,7 @@
  * MessagePort to a server, which records what reaches the server and lets
  * the test speak as the server.
  */
+import { RpcClient } from '../../../src/client/rpc-client.ts';
 import type { Transport } from '../../../src/net/transport.ts';
 
 export class FakeServerEnd implements Transport {
@@ -47,3 +48,18 @@ export const result = (id: number, value: Record<string, unknown>) => ({
   id,
   result: value,
 });
+
+/** A started client whose server is the test: every request is answered with what `answer` gives now. */
+export async function clientAnswering(answer: () => Record<string, unknown>): Promise<RpcClient> {
+  const end = new FakeServerEnd();
+  end.onreceive = (message) => {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id === 'number') queueMicrotask(() => end.reply(result(id, answer())));
+  };
+  const client = new RpcClient({
+    clientInfo: { name: 'test', version: '1' },
+    connect: async () => end,
+  });
+  await client.start();
+  return client;
+}

@@ -2,9 +2,12 @@
  * A real task-machine actor on a simulated clock, its steps recorded by the
  * history's `HistoryRecorder`: what the history tests drive. Each tasks/get
  * is answered by the next function of `polls` (the last one repeats; a
- * thrown value rejects, as a lost request or a JSON-RPC error does).
+ * thrown value rejects, as a lost request or a JSON-RPC error does). Tests
+ * of the cursor, which need steps with chosen indexes or statuses, patch a
+ * step the recorder really built (`historyStep`), never one written by hand.
  */
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import type { Timers } from '../../../src/clock/timers.ts';
 import { machineGraph } from '../../../src/machines/machine-graph.ts';
 import { taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
@@ -57,4 +60,26 @@ export function recordedRun(
     }
   };
   return { actor, graph, recorder, advance, steps: (): readonly HistoryStep[] => recorder.steps };
+}
+
+/** The first step the recorder takes of task `t1` followed on `clock` (stamped with the clock's time when it tells one). */
+export function firstStepOn(clock: Omit<Timers, 'now'>): HistoryStep {
+  const actor = createActor(taskMachine, {
+    clock,
+    input: { task: createdResult({ taskId: 't1' }), toolName: 'slow', now: () => BASE },
+  });
+  actor.start();
+  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic), () => {});
+  const first = recorder.steps[0]!;
+  recorder.stop();
+  actor.stop();
+  return first;
+}
+
+let started: HistoryStep | undefined;
+
+/** A step as the recorder builds it (the start of a run), with `patch` laid over it. */
+export function historyStep(patch: Partial<HistoryStep> = {}): HistoryStep {
+  started ??= firstStepOn(new SimulatedClock());
+  return { ...started, ...patch };
 }

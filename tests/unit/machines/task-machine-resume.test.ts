@@ -5,32 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { taskMachine, type TaskResume } from '../../../src/machines/task-machine.ts';
-import type { DetailedTask, InputRequest, TaskStatus } from '../../../src/protocol/task.ts';
+import type { DetailedTask } from '../../../src/protocol/task.ts';
+import { BASE, elicit, flush, report } from '../helpers/task-machine-driver.ts';
 
-const TASK_ID = 'task-resumed';
-const CREATED = '2026-07-28T10:00:00.000Z';
-const BASE = Date.parse(CREATED);
 /** The reload happens this long after creation. */
 const RELOADED_AT = 5000;
-
-const elicit = (message: string): InputRequest => ({
-  method: 'elicitation/create',
-  params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
-});
-
-function report(status: TaskStatus, extra: Partial<DetailedTask> = {}, at = 0): DetailedTask {
-  return {
-    taskId: TASK_ID,
-    status,
-    createdAt: CREATED,
-    lastUpdatedAt: new Date(BASE + at).toISOString(),
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    ...extra,
-  };
-}
-
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function resume(
   last: DetailedTask,

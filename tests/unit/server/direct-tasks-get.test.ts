@@ -13,15 +13,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { headerSafe, httpHeadersFor, requestMeta } from '../../../src/protocol/envelope.ts';
 import type { JsonRpcRequest } from '../../../src/protocol/jsonrpc.ts';
-import { ownerDigest } from '../../../src/server/identity.ts';
 import { startNodeHost, type NodeHost } from '../../../src/server/node-host.ts';
 import {
   createPlaygroundServer,
   type PlaygroundServer,
 } from '../../../src/server/playground-server.ts';
-import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
 import { comparableRequest, prepareCase } from '../helpers/fuzz-inputs.ts';
+import { everyStoredShape } from '../helpers/stored-shapes.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'direct-get-test', version: '1' };
@@ -110,68 +109,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Stored tasks in every shape a `tasks/get` shows, none of which a job or the clock will change. */
 async function storeTasks(): Promise<void> {
-  const owner = await ownerDigest('alice');
-  const at = Date.parse('2026-07-28T10:00:00.000Z');
-  const base = (taskId: string): TaskRecord => ({
-    taskId,
-    owner,
-    toolName: 'slow_compute',
-    arguments: { seconds: 3 },
-    status: 'working',
-    createdAt: at,
-    lastUpdatedAt: at,
-    ttlMs: null,
-    pollIntervalMs: 750,
-    inputRequests: {},
-    issuedInputKeys: [],
-    inputResponses: {},
-    cancelRequested: false,
-    // Held by a runner that is elsewhere and alive, so nothing here adopts the job.
-    lease: { holder: 'elsewhere', expiresAt: Date.now() + 3_600_000 },
-  });
-  const records: TaskRecord[] = [
-    { ...base('task-working'), statusMessage: 'step 2 of 3' },
-    {
-      ...base('task-resumed'),
-      checkpoint: { data: { step: 2 }, label: 'step 2 of 3', savedAt: at + 2000 },
-      resumes: 1,
-    },
-    {
-      ...base('task-input'),
-      status: 'input_required',
-      inputRequests: {
-        confirm: {
-          method: 'elicitation/create',
-          params: {
-            mode: 'form',
-            message: 'Sure?',
-            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-          },
-        },
-      },
-      issuedInputKeys: ['confirm'],
-    },
-    {
-      ...base('task-completed'),
-      status: 'completed',
-      result: { content: [{ type: 'text', text: 'done' }] },
-    },
-    {
-      ...base('task-tool-error'),
-      status: 'completed',
-      result: { content: [{ type: 'text', text: 'no' }], isError: true },
-    },
-    {
-      ...base('task-failed'),
-      status: 'failed',
-      statusMessage: 'it broke',
-      error: { code: -32603, message: 'it broke' },
-    },
-    { ...base('task-cancelled'), status: 'cancelled', cancelRequested: true },
-  ];
-  for (const record of records) await server.store.create(record);
+  for (const record of await everyStoredShape('alice')) await server.store.create(record);
 }
 
 let taskIds: string[] = [];

@@ -10,22 +10,21 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestMeta } from '../../../src/protocol/envelope.ts';
-import { ownerDigest } from '../../../src/server/identity.ts';
 import {
   createPlaygroundServer,
   type PlaygroundServer,
 } from '../../../src/server/playground-server.ts';
 import { servePort } from '../../../src/server/port-host.ts';
-import type { TaskRecord } from '../../../src/server/task-store.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
 import { comparableRequest, expectsNoAnswer, prepareCase } from '../helpers/fuzz-inputs.ts';
+import { everyStoredShape } from '../helpers/stored-shapes.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT = { name: 'port-direct-get-test', version: '1' };
 
 let server: PlaygroundServer;
 let nextId = 1;
-const taskIds = ['task-working', 'task-completed', 'task-failed'];
+let taskIds: string[] = [];
 
 /** One reply to `message` on a fresh port of `server`, served as `identity`. */
 async function reply(message: unknown, identity: string, direct: boolean): Promise<unknown> {
@@ -62,37 +61,9 @@ function tasksGet(taskId: unknown, tasks = true): Record<string, unknown> {
 
 beforeAll(async () => {
   server = createPlaygroundServer({ sweepIntervalMs: 0, adoptIntervalMs: 0 });
-  const owner = await ownerDigest('alice');
-  const at = Date.parse('2026-07-28T10:00:00.000Z');
-  const base = (taskId: string): TaskRecord => ({
-    taskId,
-    owner,
-    toolName: 'slow_compute',
-    arguments: { seconds: 3 },
-    status: 'working',
-    createdAt: at,
-    lastUpdatedAt: at,
-    ttlMs: null,
-    pollIntervalMs: 750,
-    inputRequests: {},
-    issuedInputKeys: [],
-    inputResponses: {},
-    cancelRequested: false,
-    // Held by a runner that is elsewhere and alive, so nothing here adopts the job.
-    lease: { holder: 'elsewhere', expiresAt: Date.now() + 3_600_000 },
-  });
-  await server.store.create({ ...base('task-working'), statusMessage: 'step 2 of 3' });
-  await server.store.create({
-    ...base('task-completed'),
-    status: 'completed',
-    result: { content: [{ type: 'text', text: 'done' }] },
-  });
-  await server.store.create({
-    ...base('task-failed'),
-    status: 'failed',
-    statusMessage: 'it broke',
-    error: { code: -32603, message: 'it broke' },
-  });
+  const records = await everyStoredShape('alice');
+  for (const record of records) await server.store.create(record);
+  taskIds = records.map((r) => r.taskId);
 });
 afterAll(() => server.close());
 

@@ -4,37 +4,10 @@
  * while the world is paused or slowed), the wall's for a clock that tells no time.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, SimulatedClock } from 'xstate';
-import { realTimers, type Timers } from '../../../src/clock/timers.ts';
+import { SimulatedClock } from 'xstate';
+import { realTimers } from '../../../src/clock/timers.ts';
 import { WorldClock } from '../../../src/clock/world-clock.ts';
-import { machineGraph } from '../../../src/machines/machine-graph.ts';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
-import type { CreateTaskResult } from '../../../src/protocol/task.ts';
-import { HistoryRecorder } from '../../../src/ui/state/task-history.ts';
-
-const CREATED = '2026-07-28T10:00:00.000Z';
-const task: CreateTaskResult = {
-  resultType: 'task',
-  taskId: 't1',
-  status: 'working',
-  createdAt: CREATED,
-  lastUpdatedAt: CREATED,
-  ttlMs: null,
-  pollIntervalMs: 1000,
-};
-
-function firstStepOn(clock: Omit<Timers, 'now'>) {
-  const actor = createActor(taskMachine, {
-    clock,
-    input: { task, toolName: 'slow', now: () => Date.parse(CREATED) },
-  });
-  actor.start();
-  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic));
-  const first = recorder.steps[0]!;
-  recorder.stop();
-  actor.stop();
-  return first;
-}
+import { firstStepOn } from '../helpers/recorded-task-run.ts';
 
 describe('HistoryRecorder on the world clock', () => {
   it('stamps a step with world time, which stands still while the world is paused', () => {

@@ -4,6 +4,7 @@
  * Driven by a real actor of the task machine on a simulated clock.
  */
 import { describe, expect, it } from 'vitest';
+import type { StateValue } from 'xstate';
 import type { TaskStatus } from '../../../src/protocol/task.ts';
 import {
   firstStep,
@@ -19,7 +20,7 @@ import {
   type HistoryStep,
 } from '../../../src/ui/state/task-history.ts';
 import { watchTaskSteps } from '../../../src/ui/state/run-steps.ts';
-import { recordedRun as run, report } from '../helpers/recorded-task-run.ts';
+import { historyStep, recordedRun as run, report } from '../helpers/recorded-task-run.ts';
 
 describe('HistoryRecorder', () => {
   it('records each step with the event that caused it, and the edges it took', async () => {
@@ -156,9 +157,7 @@ describe('historyOf', () => {
 });
 
 describe('history cursor', () => {
-  const step = (index: number): HistoryStep =>
-    ({ index, event: `e${index}`, active: [], taken: [], internal: [] }) as unknown as HistoryStep;
-  const steps = [3, 4, 5, 6].map(step);
+  const steps = [3, 4, 5, 6].map((index) => historyStep({ index }));
 
   it('is live (null) by default and shows the newest step', () => {
     expect(shownStep(steps, null)?.index).toBe(6);
@@ -188,8 +187,8 @@ describe('history cursor', () => {
 });
 
 describe('status changes only', () => {
-  const step = (index: number, serverStatus: TaskStatus, value: string | object): HistoryStep =>
-    ({ index, serverStatus, value, event: `e${index}` }) as unknown as HistoryStep;
+  const step = (index: number, serverStatus: TaskStatus, value: StateValue): HistoryStep =>
+    historyStep({ index, serverStatus, value });
   const running = { lifecycle: 'polling' };
 
   it('keeps the first step, each change of the status seen, the final state and the newest', () => {
@@ -233,18 +232,21 @@ describe('status changes only', () => {
 });
 
 describe('keys and the listed window', () => {
-  const step = (index: number): HistoryStep => ({ index }) as unknown as HistoryStep;
+  const step = (index: number): HistoryStep => historyStep({ index });
   const steps = [3, 4, 5, 6].map(step);
 
   it('Left and Down step older, Right and Up newer, Home to the oldest, End to live', () => {
-    expect(HISTORY_KEYS).toEqual({
-      ArrowLeft: 'older',
-      ArrowDown: 'older',
-      ArrowRight: 'newer',
-      ArrowUp: 'newer',
-      Home: 'oldest',
-      End: 'live',
-    });
+    // Where each key takes the cursor from step 5 of 3..7: one older, one newer, the oldest, live.
+    const five = [3, 4, 5, 6, 7].map(step);
+    const from5 = (key: string) => moveCursor(five, 5, HISTORY_KEYS[key]!);
+    expect(['ArrowLeft', 'ArrowDown', 'ArrowRight', 'ArrowUp', 'Home', 'End'].map(from5)).toEqual([
+      4,
+      4,
+      6,
+      6,
+      3,
+      null,
+    ]);
     expect(moveCursor(steps, null, HISTORY_KEYS.ArrowDown!)).toBe(5);
     expect(moveCursor(steps, 5, HISTORY_KEYS.ArrowLeft!)).toBe(4);
     expect(moveCursor(steps, 4, HISTORY_KEYS.ArrowUp!)).toBe(5);

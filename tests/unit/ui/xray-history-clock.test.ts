@@ -4,25 +4,11 @@
  * as a step taken then does, so the step shows the store as it was then.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, SimulatedClock } from 'xstate';
+import { SimulatedClock } from 'xstate';
 import { WorldClock } from '../../../src/clock/world-clock.ts';
-import { machineGraph } from '../../../src/machines/machine-graph.ts';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
-import type { CreateTaskResult } from '../../../src/protocol/task.ts';
 import type { StoredTaskReading } from '../../../src/session/server-xray.ts';
-import { HistoryRecorder } from '../../../src/ui/state/task-history.ts';
 import { XrayHistory, type XraySource } from '../../../src/ui/state/xray-history.ts';
-
-const CREATED = '2026-07-28T10:00:00.000Z';
-const task: CreateTaskResult = {
-  resultType: 'task',
-  taskId: 't1',
-  status: 'working',
-  createdAt: CREATED,
-  lastUpdatedAt: CREATED,
-  ttlMs: null,
-  pollIntervalMs: 1000,
-};
+import { firstStepOn } from '../helpers/recorded-task-run.ts';
 
 /** An x-ray that reads `readings` and tells its listener when asked to. */
 function fakeXray() {
@@ -33,20 +19,6 @@ function fakeXray() {
     on: (_, l) => (listener = l),
   };
   return { readings, session, changed: (taskId: string) => listener?.({ taskId }) };
-}
-
-/** The first history step of a task actor started now on `world`. */
-function stepNow(world: WorldClock) {
-  const actor = createActor(taskMachine, {
-    clock: world,
-    input: { task, toolName: 'slow', now: () => Date.parse(CREATED) },
-  });
-  actor.start();
-  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic));
-  const step = recorder.steps[0]!;
-  recorder.stop();
-  actor.stop();
-  return step;
 }
 
 describe('XrayHistory on the world clock', () => {
@@ -65,7 +37,7 @@ describe('XrayHistory on the world clock', () => {
     // The store moved on while the world stood still (the worker told it before it paused).
     readings.set('t1', { kind: 'stored', status: 'completed', since: world.now() });
     changed('t1');
-    const pausedStep = stepNow(world);
+    const pausedStep = firstStepOn(world);
     expect(history.readingAt('t1', pausedStep.at)).toMatchObject({ status: 'completed' });
 
     world.resume();
@@ -74,7 +46,7 @@ describe('XrayHistory on the world clock', () => {
     changed('t1');
     // The paused step still reads what the store held then; a step now reads the deletion.
     expect(history.readingAt('t1', pausedStep.at)).toMatchObject({ status: 'completed' });
-    expect(history.readingAt('t1', stepNow(world).at)).toEqual({
+    expect(history.readingAt('t1', firstStepOn(world).at)).toEqual({
       kind: 'not-stored',
       deleted: true,
     });
