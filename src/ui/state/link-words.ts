@@ -51,7 +51,7 @@ export function linkWords(facts: LinkFacts): LinkWords {
   if (facts.remote === undefined && facts.serverRunning && waiting)
     return {
       label,
-      detail: `worker #${facts.serverGeneration} up: retrying after the backoff`,
+      detail: 'server up; retry after backoff',
       detailTitle: `The server runs (worker #${facts.serverGeneration}). The client's last attempt failed (${reason}); it tries again when its backoff ends, and cannot know before then that the server is up.`,
     };
   return { label, detail: reason, detailTitle: reason };

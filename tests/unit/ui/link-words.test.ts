@@ -28,7 +28,7 @@ describe('linkWords', () => {
   it('C8: once a restarted server runs, the failed attempt is history: the client waits out its backoff', () => {
     const words = linkWords({ ...backingOff, serverRunning: true, serverGeneration: 2 });
     expect(words.label).toBe('Reconnecting…');
-    expect(words.detail).toBe('worker #2 up: retrying after the backoff');
+    expect(words.detail).toBe('server up; retry after backoff');
     expect(words.detail).not.toContain('not running');
     expect(words.detailTitle).toContain('last attempt failed (the server is not running)');
   });
