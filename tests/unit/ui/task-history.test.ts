@@ -12,11 +12,11 @@ import {
   moveCursor,
   shownPosition,
   shownStep,
-  statusChangeSteps,
   stepBack,
   stepForward,
   type HistoryStep,
 } from '../../../src/ui/state/task-history.ts';
+import { statusChanges } from '../../../src/ui/state/history-seen.ts';
 import { recordedRun as run, report } from '../helpers/recorded-task-run.ts';
 
 describe('HistoryRecorder', () => {
@@ -133,7 +133,7 @@ describe('status changes only', () => {
     ({ index, serverStatus, value, event: `e${index}` }) as unknown as HistoryStep;
   const running = { lifecycle: 'polling' };
 
-  it('keeps the first step, each change of the status seen, the final state and the newest', () => {
+  it('keeps the first step and each change of the status seen; a final state on the same status is none', () => {
     const steps = [
       step(0, 'working', running),
       step(1, 'working', running),
@@ -144,8 +144,8 @@ describe('status changes only', () => {
       step(6, 'working', 'forgotten'),
       step(7, 'working', 'forgotten'),
     ];
-    expect(statusChangeSteps(steps).map((s) => s.index)).toEqual([0, 2, 4, 6, 7]);
-    expect(statusChangeSteps([])).toEqual([]);
+    expect(statusChanges(steps).map((s) => s.index)).toEqual([0, 2, 4]);
+    expect(statusChanges([])).toEqual([]);
   });
 
   it('a 20 s working task followed to completed comes down to its status changes', async () => {
@@ -156,7 +156,7 @@ describe('status changes only', () => {
     await advance(25_000);
     const all = steps();
     expect(all.length).toBeGreaterThan(20);
-    const changes = statusChangeSteps(all);
+    const changes = statusChanges(all);
     expect(changes.map((s) => s.event)).toEqual(['start', 'done pollTask']);
     expect(changes.at(-1)).toMatchObject({ serverStatus: 'completed', active: ['task.completed'] });
 
