@@ -61,7 +61,7 @@ test('T12: Up, Down, Left, Right, Home and End step the history; focus stays on 
   await press('End', total);
   await expect(detail.getByTestId('history-position')).toContainText('(live)');
 
-  // Status changes only: every listed step brought a new status, or ended the following.
+  // Status changes only: every listed step brought a status other than the row listed below it.
   await detail.getByLabel('Status changes only').check();
   const statuses = await list
     .getByRole('button')
@@ -94,4 +94,27 @@ test('T13: a task whose TTL passed while the server was down says what it last h
   // Neither the badge nor the card's edge is coloured as a fresh status.
   await expect(serverStatus(card).locator('.badge')).toHaveClass(/\bstale\b/);
   await expect(card).toHaveClass(/\bstatus-stale\b/);
+
+  // T6: giving up on the working it last heard is no status change. "Status changes only" lists the
+  // creation alone, while the line above the list still says where the client is now: it gave up.
+  const { detail } = await openStatechart(page, 'flash_sale_quote');
+  const list = detail.getByRole('list', { name: 'Recorded steps, newest first' });
+  await expect(detail.getByTestId('history-position')).toContainText('(live)');
+  await expect(detail.getByTestId('history-event')).toContainText(
+    /TTL passed: the client gives up|answered -32602/,
+  );
+  await detail.getByLabel('Status changes only').check();
+  await expect(list.getByRole('button')).toHaveCount(1);
+  await expect(list.getByRole('button')).toContainText('CreateTaskResult: the task as created');
+  await expect(list.locator('button[aria-current="step"]')).toHaveCount(1);
+  await expect(detail.getByTestId('history-position')).toContainText(
+    'Step 1 of 1 (live: a newer step, same status)',
+  );
+  await expect(detail.getByTestId('history-event')).toContainText(
+    /TTL passed: the client gives up|answered -32602/,
+  );
+  // Back from live reaches the listed creation step.
+  await detail.getByRole('button', { name: 'Step back' }).click();
+  await expect(detail.getByTestId('history-position')).toHaveText(/Step 1 of 1:/);
+  await expect(detail.getByTestId('history-event')).toContainText('CreateTaskResult');
 });

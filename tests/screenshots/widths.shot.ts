@@ -5,7 +5,14 @@
  * shipped run too, and a task's detail in it.
  */
 import { expect, test } from '@playwright/test';
-import { callTool, openPlayground, serverStatus, taskCard } from '../e2e/playground.ts';
+import {
+  callTool,
+  counted,
+  openPlayground,
+  readWire,
+  serverStatus,
+  taskCard,
+} from '../e2e/playground.ts';
 import { shoot, WIDTHS } from './widths-shoot.ts';
 
 
@@ -104,6 +111,61 @@ for (const width of WIDTHS) {
         .click();
       await expect(page.getByTestId('history-position')).toContainText('(live)');
       await shoot(page, `${width}-${scheme}-7-replay-detail`);
+    });
+  }
+}
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`a task's detail after a drop and a restart, and the header after a restart, at ${width} px (${scheme})`, async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await openPlayground(page);
+      const header = page.getByRole('banner');
+      const link = header.locator('.bar [role="status"]').first();
+      await callTool(page, 'slow_compute', { seconds: '40' });
+      const card = taskCard(page, 'slow_compute');
+      await expect(serverStatus(card)).toHaveText('working');
+      const before = (await readWire(page, () => true)).length;
+      await header.getByRole('button', { name: 'Drop connection' }).click();
+      await readWire(
+        page,
+        counted((row) => row.direction === 'in' && row.method === 'tasks/get', 2, before),
+      );
+      await header.getByRole('button', { name: 'Restart server' }).click();
+      await expect(card).toContainText('gave up: server answered -32602', { timeout: 20_000 });
+
+      // The detail: Close at the top, the fault marks (a merged one focused, its tooltip shown),
+      // "Status changes only" listing the creation alone.
+      await card.getByRole('button', { name: 'Statechart' }).click();
+      const detail = page.getByRole('region', { name: /^Statechart of / });
+      await expect(detail.getByRole('img').first()).toBeVisible();
+      await detail.getByLabel('Status changes only').check();
+      const merged = detail.locator('[data-testid="fault-mark"]:not([data-faults="1"])').first();
+      await merged.focus();
+      await expect(detail.getByTestId('fault-tip')).toBeVisible();
+      await shoot(page, `${width}-${scheme}-8-detail-faults`);
+      if (width === 390) {
+        await detail.getByRole('region', { name: /^Timeline of task/ }).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `screenshots/widths/${width}-${scheme}-8-detail-scrolled.png` });
+      }
+      await page.keyboard.press('Escape');
+
+      // The header after a restart while the client still backs off (the world paused to hold it).
+      await callTool(page, 'slow_compute', { seconds: '40' });
+      await header.getByRole('button', { name: 'Kill server' }).click();
+      await expect(link).toContainText(/attempt ([4-9]|\d\d) in/, { timeout: 30_000 });
+      const time = header.getByRole('group', { name: 'World time' });
+      await time.getByRole('button', { name: 'Pause' }).click();
+      await header.getByRole('button', { name: 'Restart server' }).click();
+      await expect(page.getByTestId('link-detail')).toHaveText('server up; retry after backoff');
+      await page.screenshot({
+        path: `screenshots/widths/${width}-${scheme}-8-header-restarted.png`,
+        clip: { x: 0, y: 0, width, height: width === 390 ? 340 : 200 },
+      });
     });
   }
 }

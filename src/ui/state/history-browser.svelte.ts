@@ -6,14 +6,12 @@
  * recording up to the slider's moment (`src/ui/state/replay-task.svelte.ts`).
  */
 import type { MachineGraph } from '../../machines/machine-graph.ts';
-import { stepSeen, type StepSeen } from './history-seen.ts';
+import { statusChanges, stepSeen, type StepSeen } from './history-seen.ts';
 import {
-  firstStep,
   listedWindow,
   moveCursor,
   shownPosition,
   shownStep,
-  statusChangeSteps,
   stepBack,
   stepForward,
   type HistoryCursor,
@@ -26,7 +24,7 @@ export class HistoryBrowser {
   readonly graph: MachineGraph;
   readonly #read: () => readonly HistoryStep[];
   #cursor = $state<HistoryCursor>(null);
-  /** When on, stepping visits only the steps where the status seen changed (and the first, and the newest). */
+  /** When on, the list and stepping visit only the steps where the status seen changed (and the first). */
   statusChangesOnly = $state(false);
   /**
    * What is worked out from the steps, for the array `read` gave last.
@@ -59,7 +57,7 @@ export class HistoryBrowser {
   get #visited(): readonly HistoryStep[] {
     const steps = this.#steps;
     if (!this.statusChangesOnly) return steps;
-    this.#changes ??= statusChangeSteps(steps);
+    this.#changes ??= statusChanges(steps);
     return this.#changes;
   }
 
@@ -82,12 +80,32 @@ export class HistoryBrowser {
     return this.#steps;
   }
 
-  /** The step on screen: the newest while live. */
+  /**
+   * The step on screen (the charts, the x-ray, "Client is doing"): the
+   * newest recorded step while live, listed or not (with status changes
+   * only, the client giving up on a `working` is no row, yet it is where
+   * the task is now), else the step the cursor is on.
+   */
   get shown(): HistoryStep | undefined {
+    return this.#cursor === null ? this.#steps.at(-1) : this.selected;
+  }
+
+  /**
+   * The listed step the cursor is on: while live, the newest listed one
+   * (with status changes only, the change the newest step's status dates
+   * from). The list marks it and keeps the focus on it.
+   */
+  get selected(): HistoryStep | undefined {
     return shownStep(this.#visited, this.#cursor);
   }
 
-  /** 1-based position of the shown step. */
+  /** Whether the step shown is newer than every listed step (live, with status changes only). */
+  get shownUnlisted(): boolean {
+    const shown = this.shown;
+    return shown !== undefined && shown !== this.selected;
+  }
+
+  /** 1-based position of the selected step among the listed ones. */
   get position(): number {
     return shownPosition(this.#visited, this.#cursor);
   }
@@ -108,24 +126,36 @@ export class HistoryBrowser {
 
   /** A key's move (`HISTORY_KEYS`): older, newer, the oldest step, live. */
   move(move: HistoryMove): void {
-    this.#cursor = moveCursor(this.#visited, this.#cursor, move);
+    if (move === 'older') this.back();
+    else if (move === 'oldest') this.first();
+    else this.#cursor = moveCursor(this.#visited, this.#cursor, move);
   }
 
+  /** One step older; from a live step that no row lists, to the newest listed one. */
   back(): void {
-    this.#cursor = stepBack(this.#visited, this.#cursor);
+    const selected = this.selected;
+    this.#cursor =
+      this.shownUnlisted && selected ? selected.index : stepBack(this.#visited, this.#cursor);
   }
 
   forward(): void {
     this.#cursor = stepForward(this.#visited, this.#cursor);
   }
 
+  /** The oldest listed step (live when it is the only step recorded). */
   first(): void {
-    this.#cursor = firstStep(this.#visited);
+    const oldest = this.#visited[0];
+    this.#cursor = oldest && oldest !== this.#steps.at(-1) ? oldest.index : null;
   }
 
-  /** Shows the step with this `index`. */
+  /** Whether there is an older step to go to from the one shown. */
+  get canGoBack(): boolean {
+    return this.position > 1 || this.shownUnlisted;
+  }
+
+  /** Shows the step with this `index` (the newest recorded step is live). */
   goTo(index: number): void {
-    const newest = this.#visited.at(-1);
+    const newest = this.#steps.at(-1);
     this.#cursor = newest && newest.index === index ? null : index;
   }
 

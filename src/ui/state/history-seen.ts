@@ -121,3 +121,20 @@ export function stepSeen(
     follower: followerOf(step, graph),
   };
 }
+
+/**
+ * The steps "Status changes only" lists: the first step, then each step
+ * whose status seen differs from the step listed before it. A poll that
+ * heard the same status again is no change, nor is the client giving up
+ * (TTL passed, `-32602`, stopped following) on the `working` it last
+ * heard: the status seen stays what it was. A 20 s task's ~80 steps come
+ * down to its two or three statuses.
+ */
+export function statusChanges(steps: readonly HistoryStep[]): readonly HistoryStep[] {
+  const listed: HistoryStep[] = [];
+  for (const step of steps) {
+    const before = listed.at(-1);
+    if (before === undefined || step.serverStatus !== before.serverStatus) listed.push(step);
+  }
+  return listed;
+}

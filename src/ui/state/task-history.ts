@@ -296,20 +296,3 @@ export function listedWindow(
 export function firstStep(steps: readonly HistoryStep[]): HistoryCursor {
   return steps.length > 1 ? steps[0]!.index : null;
 }
-
-/** Whether the machine is in one of its final states (its value is then a single name). */
-const isFinal = (step: HistoryStep): boolean => typeof step.value === 'string';
-
-/**
- * The steps worth visiting when only status changes matter: the first step,
- * each step where the status the client saw changed or the machine reached
- * a final state, and the newest step (what "live" shows). A 20 s task's ~80
- * steps, mostly polls that heard `working` again, come down to a handful.
- */
-export function statusChangeSteps(steps: readonly HistoryStep[]): readonly HistoryStep[] {
-  return steps.filter((step, i) => {
-    const before = steps[i - 1];
-    if (!before || i === steps.length - 1) return true;
-    return step.serverStatus !== before.serverStatus || (isFinal(step) && !isFinal(before));
-  });
-}

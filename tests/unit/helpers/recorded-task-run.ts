@@ -69,7 +69,7 @@ export function firstStepOn(clock: Omit<Timers, 'now'>): HistoryStep {
     input: { task: createdResult({ taskId: 't1' }), toolName: 'slow', now: () => BASE },
   });
   actor.start();
-  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic), () => {});
+  const recorder = new HistoryRecorder(actor, machineGraph(actor.logic));
   const first = recorder.steps[0]!;
   recorder.stop();
   actor.stop();

@@ -5,8 +5,8 @@
  * task-machine actors on a simulated clock.
  */
 import { describe, expect, it } from 'vitest';
-import { errorCodeOf, stepSeen } from '../../../src/ui/state/history-seen.ts';
-import { statusChangeSteps, type HistoryStep } from '../../../src/ui/state/task-history.ts';
+import { errorCodeOf, statusChanges, stepSeen } from '../../../src/ui/state/history-seen.ts';
+import type { HistoryStep } from '../../../src/ui/state/task-history.ts';
 import { recordedRun, report } from '../helpers/recorded-task-run.ts';
 
 function seenAll(steps: readonly HistoryStep[], graph: ReturnType<typeof recordedRun>['graph']) {
@@ -68,8 +68,9 @@ describe('stepSeen', () => {
       cause: 'TTL passed: the client gives up (T13)',
       follower: 'gave up: TTL passed',
     });
-    // The filter keeps the step where the client gave up, though the status seen did not change.
-    expect(statusChangeSteps(steps()).at(-1)).toBe(last);
+    // Giving up on the `working` it last heard is no status change: "status changes only" lists
+    // the creation alone, not the giving-up row too.
+    expect(statusChanges(steps())).toEqual([steps()[0]]);
   });
 
   it('T13: -32602 from tasks/get is named as such; a lost tasks/get is no error answer (C8)', async () => {
@@ -112,5 +113,46 @@ describe('stepSeen', () => {
     expect(errorCodeOf('-32602 Task not found')).toBe(-32602);
     expect(errorCodeOf('link dropped')).toBeUndefined();
     expect(errorCodeOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('status changes only', () => {
+  it('T6: lists the first step, then only steps whose status differs from the row listed before', async () => {
+    const { actor, advance, steps } = recordedRun([
+      (at) => report('working', at),
+      (at) => report('working', at),
+      (at) => report('completed', at),
+    ]);
+    await advance(1100);
+    actor.send({ type: 'task.notification', task: report('input_required', 1200) });
+    actor.send({ type: 'task.notification', task: report('working', 1300) });
+    await advance(4000);
+    const all = steps();
+    expect(all.length).toBeGreaterThan(6);
+    const listed = statusChanges(all);
+    expect(listed.map((s) => s.serverStatus)).toEqual([
+      'working',
+      'input_required',
+      'working',
+      'completed',
+    ]);
+    expect(listed[0]).toBe(all[0]);
+    for (const [i, step] of listed.entries())
+      if (i > 0) expect(step.serverStatus).not.toBe(listed[i - 1]!.serverStatus);
+    expect(statusChanges([])).toEqual([]);
+  });
+
+  it('T13: a client that gave up after -32602 on a working it last heard lists the creation only', async () => {
+    const { advance, steps } = recordedRun([
+      (at) => report('working', at),
+      () => {
+        throw { code: -32602, message: 'Task not found' };
+      },
+    ]);
+    await advance(4000);
+    const all = steps();
+    expect(typeof all.at(-1)!.value).toBe('string');
+    expect(all.at(-1)!.serverStatus).toBe('working');
+    expect(statusChanges(all).map((s) => s.event)).toEqual(['start']);
   });
 });

@@ -13,7 +13,6 @@ import {
   moveCursor,
   shownPosition,
   shownStep,
-  statusChangeSteps,
   stepBack,
   stepForward,
   historyOf,
@@ -21,6 +20,7 @@ import {
 } from '../../../src/ui/state/task-history.ts';
 import { watchTaskSteps } from '../../../src/ui/state/run-steps.ts';
 import { historyStep, recordedRun as run, report } from '../helpers/recorded-task-run.ts';
+import { statusChanges } from '../../../src/ui/state/history-seen.ts';
 
 describe('HistoryRecorder', () => {
   it('records each step with the event that caused it, and the edges it took', async () => {
@@ -191,7 +191,7 @@ describe('status changes only', () => {
     historyStep({ index, serverStatus, value });
   const running = { lifecycle: 'polling' };
 
-  it('keeps the first step, each change of the status seen, the final state and the newest', () => {
+  it('keeps the first step and each change of the status seen; a final state on the same status is none', () => {
     const steps = [
       step(0, 'working', running),
       step(1, 'working', running),
@@ -202,8 +202,8 @@ describe('status changes only', () => {
       step(6, 'working', 'forgotten'),
       step(7, 'working', 'forgotten'),
     ];
-    expect(statusChangeSteps(steps).map((s) => s.index)).toEqual([0, 2, 4, 6, 7]);
-    expect(statusChangeSteps([])).toEqual([]);
+    expect(statusChanges(steps).map((s) => s.index)).toEqual([0, 2, 4]);
+    expect(statusChanges([])).toEqual([]);
   });
 
   it('a 20 s working task followed to completed comes down to its status changes', async () => {
@@ -214,7 +214,7 @@ describe('status changes only', () => {
     await advance(25_000);
     const all = steps();
     expect(all.length).toBeGreaterThan(20);
-    const changes = statusChangeSteps(all);
+    const changes = statusChanges(all);
     expect(changes.map((s) => s.event)).toEqual(['start', 'done pollTask']);
     expect(changes.at(-1)).toMatchObject({ serverStatus: 'completed', active: ['task.completed'] });
 
