@@ -82,6 +82,21 @@ export function checkRunFile(value: unknown): RunFileVerdict {
   return order ? { ok: false, error: order } : { ok: true, run: parsed.data };
 }
 
+/**
+ * Why text is not JSON, when it can be told: empty, or cut short (the parser ran out of text
+ * before the document closed: a download or copy that stopped part-way).
+ */
+function notJsonWhy(text: string, reason: string): string {
+  if (text.trim() === '') return ': the file is empty';
+  const position = /at position (\d+)/.exec(reason)?.[1];
+  const ranOut =
+    /unexpected end/i.test(reason) ||
+    (position !== undefined && Number(position) >= text.trimEnd().length);
+  return ranOut
+    ? `: it stops part-way, after ${text.length.toLocaleString('en')} characters (cut short?)`
+    : '';
+}
+
 /** Reads a run file's text: the run, or what is wrong with it (not JSON, wrong format, newer version, which field at which path). */
 export function parseRunFile(text: string): RunFileVerdict {
   let value: unknown;
@@ -89,10 +104,7 @@ export function parseRunFile(text: string): RunFileVerdict {
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      error: `not JSON (${reason})${text.trim() === '' ? ': the file is empty' : ''}`,
-    };
+    return { ok: false, error: `not JSON (${reason})${notJsonWhy(text, reason)}` };
   }
   return checkRunFile(value);
 }

@@ -94,6 +94,8 @@ export class ReplayPlayer {
 
   pause(): void {
     if (!this.#playing) return;
+    // The time played since the last frame counts: Pause stops where the run had got to.
+    this.#advance();
     this.#playing = false;
     this.#cancel?.();
     this.#cancel = undefined;

@@ -126,17 +126,29 @@ export class RunIndex {
   /**
    * The same, built `chunk` events at a time, awaiting `pause()` between
    * chunks (the page yields to its event loop and shows `onProgress`), so a
-   * run of 100,000 messages never holds the main thread for long.
+   * run of 100,000 messages never holds the main thread for long. With a
+   * `budget`, chunks run on until `budget.ms` have passed since the last
+   * pause: short tasks on a slow or loaded machine, few pauses on a fast one.
    */
   static async build(
     events: readonly ReplayEvent[],
-    options: { chunk: number; pause: () => Promise<void>; onProgress?: (done: number) => void },
+    options: {
+      chunk: number;
+      pause: () => Promise<void>;
+      onProgress?: (done: number) => void;
+      budget?: { ms: number; now: () => number };
+    },
   ): Promise<RunIndex> {
     const index = new RunIndex(events);
+    const { budget } = options;
+    let since = budget?.now() ?? 0;
     for (let from = 0; from < events.length; from += options.chunk) {
-      index.#ingest(from, Math.min(events.length, from + options.chunk));
-      options.onProgress?.(Math.min(1, (from + options.chunk) / events.length));
+      const to = Math.min(events.length, from + options.chunk);
+      index.#ingest(from, to);
+      if (budget && to < events.length && budget.now() - since < budget.ms) continue;
+      options.onProgress?.(to / events.length);
       await options.pause();
+      since = budget?.now() ?? 0;
     }
     return index;
   }

@@ -9,6 +9,7 @@
 import type { RunFile, RunFileVerdict } from '../record/run-file.ts';
 import { parseRunFile } from '../record/run-file.ts';
 import { RunIndex } from './run-index.ts';
+import { RunAssembler, type TransferMessage } from './run-transfer.ts';
 import { replayEvents } from './run-source.ts';
 
 export type LoadStage = 'reading' | 'checking' | 'indexing';
@@ -23,8 +24,10 @@ export type LoadResult =
   | { readonly ok: true; readonly run: RunFile; readonly index: RunIndex }
   | { readonly ok: false; readonly error: string };
 
-/** Events indexed between two yields to the page. */
-const INDEX_CHUNK = 4000;
+/** Events indexed between two looks at the clock. */
+const INDEX_CHUNK = 100;
+/** Indexing yields to the page once it has worked this long: each task stays well under 50 ms. */
+const INDEX_BUDGET_MS = 12;
 
 /** Reads a byte stream to text, telling how much of `total` bytes came (when known). */
 export async function readText(
@@ -47,18 +50,30 @@ export async function readText(
   return parts.join('');
 }
 
-/** `parseRunFile` in a Web Worker; in the page's thread where no worker can start. */
-export function checkOffThread(text: string): Promise<RunFileVerdict> {
+/**
+ * `parseRunFile` in a Web Worker (in the page's thread where no worker can start). The checked
+ * run comes back in slices (`run-transfer.ts`), each a short task for the page, with progress.
+ */
+export function checkOffThread(
+  text: string,
+  onProgress: (progress: LoadProgress) => void = () => {},
+): Promise<RunFileVerdict> {
   let worker: Worker;
   try {
     worker = new Worker(new URL('./run-parse.worker.ts', import.meta.url), { type: 'module' });
   } catch {
     return Promise.resolve(parseRunFile(text));
   }
+  const assembler = new RunAssembler();
   return new Promise((resolve) => {
-    worker.onmessage = (event: MessageEvent<RunFileVerdict>) => {
+    worker.onmessage = (event: MessageEvent<TransferMessage>) => {
+      const verdict = assembler.accept(event.data);
+      if (verdict === undefined) {
+        onProgress({ stage: 'checking', fraction: assembler.fraction });
+        return;
+      }
       worker.terminate();
-      resolve(event.data);
+      resolve(verdict);
     };
     worker.onerror = () => {
       worker.terminate();
@@ -75,13 +90,17 @@ const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(res
 export async function loadRunText(
   text: string,
   onProgress: (progress: LoadProgress) => void,
-  check: (text: string) => Promise<RunFileVerdict> = checkOffThread,
+  check: (
+    text: string,
+    onProgress: (progress: LoadProgress) => void,
+  ) => Promise<RunFileVerdict> = checkOffThread,
 ): Promise<LoadResult> {
   onProgress({ stage: 'checking', fraction: undefined });
-  const verdict = await check(text);
+  const verdict = await check(text, onProgress);
   if (!verdict.ok) return verdict;
   const index = await RunIndex.build(replayEvents(verdict.run), {
     chunk: INDEX_CHUNK,
+    budget: { ms: INDEX_BUDGET_MS, now: () => performance.now() },
     pause: yieldToPage,
     onProgress: (fraction) => onProgress({ stage: 'indexing', fraction }),
   });

@@ -103,6 +103,25 @@ describe('the run file', () => {
       ok: false,
       error: expect.stringMatching(/^not JSON/),
     });
+    // Cut short anywhere (mid-string, mid-event, between events), the message says so.
+    for (const length of [
+      10,
+      Math.floor(text.length / 3),
+      Math.floor(text.length / 2),
+      text.length - 3,
+    ]) {
+      const verdict = parseRunFile(text.slice(0, length));
+      expect(verdict.ok ? 'parsed' : verdict.error).toMatch(
+        new RegExp(
+          `^not JSON \\(.*\\): it stops part-way, after ${length.toLocaleString('en')} characters \\(cut short\\?\\)$`,
+        ),
+      );
+    }
+    // Text that is wrong, not short, is not called cut short.
+    expect(parseRunFile('{"format": 1}}')).toMatchObject({
+      error: expect.not.stringMatching(/part-way/),
+    });
+    expect(parseRunFile('<html>')).toMatchObject({ error: expect.not.stringMatching(/part-way/) });
   });
 
   it('refuses JSON of another kind: not an object, another format', () => {

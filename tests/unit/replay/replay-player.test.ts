@@ -55,6 +55,22 @@ describe('ReplayPlayer', () => {
     expect(replay.cursor).toBe(held);
   });
 
+  it('pausing between two frames keeps the time played since the last one', () => {
+    // A clock whose frames have not come yet (a busy page): time passes, no frame runs.
+    let now = 0;
+    const replay = new ReplayPlayer(RunIndex.of(cancelRace()), {
+      now: () => now,
+      later: () => () => {},
+    });
+    replay.setSpeed(2);
+    replay.play();
+    now = 300;
+    replay.pause();
+    expect(replay.cursor).toBe(600);
+    now = 1000;
+    expect(replay.cursor).toBe(600);
+  });
+
   it('steps to the next message, then the next, skipping other events', () => {
     const { player: replay } = player();
     // At 0 the first message (sent at 0) has happened.

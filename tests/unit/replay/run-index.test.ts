@@ -101,4 +101,29 @@ describe('RunIndex.build', () => {
     expect(progress).toHaveLength(Math.ceil(events.length / 3));
     expect(progress[progress.length - 1]).toBe(1);
   });
+
+  it('with a time budget, pauses only once that long has been worked, and answers the same', async () => {
+    const events = cancelRace();
+    // A clock that moves 1 ms each time it is read: after each chunk of 1 event.
+    let clock = 0;
+    const now = () => clock++;
+    let pauses = 0;
+    const progress: number[] = [];
+    const budgeted = await RunIndex.build(events, {
+      chunk: 1,
+      budget: { ms: 3, now },
+      pause: () => {
+        pauses++;
+        return Promise.resolve();
+      },
+      onProgress: (done) => progress.push(done),
+    });
+    // Read at the start and after every chunk; a pause every third read (3 ms), and at the end.
+    expect(pauses).toBe(Math.ceil(events.length / 3));
+    expect(progress).toHaveLength(pauses);
+    expect(progress.at(-1)).toBe(1);
+    const whole = RunIndex.of(events);
+    for (const t of [0, 10, 1001, 1650, 3000])
+      expect(budgeted.tasksAt(budgeted.momentAt(t))).toEqual(whole.tasksAt(whole.momentAt(t)));
+  });
 });
