@@ -60,6 +60,8 @@ test.describe('replay', () => {
   test("T12: a recorded run shows each task's timeline and full detail at the slider's time", async ({
     page,
   }) => {
+    // Eight slider moves and two elk layouts of the follower machine: past 30 s on a busy machine.
+    test.setTimeout(90_000);
     const verdict = parseRunFile(readFileSync('public/runs/cancel-race.json', 'utf8'));
     if (!verdict.ok) throw new Error(verdict.error);
     const { events } = verdict.run;

@@ -59,8 +59,8 @@ test("a slow guess does not lose the run: the server's jobs wait for it (the tas
   await expect(panel).not.toContainText('answers the old taskId with -32602');
   // The job takes 6 s; a learner who thinks for 8 s still asks about a working task. The
   // server goes on answering polls while the question waits: every answer says working, over
-  // 8 s by the log's own times, and the job's progress stands still (at most the second it
-  // was in when held), where a job left running would have finished.
+  // 8 s by the log's own times, and the job's progress stands still short of its end, where
+  // a job left running would have finished.
   const card = page.getByRole('article').filter({ hasText: 'slow_compute' });
   const serverStatus = card.getByRole('status', { name: 'Server status' });
   await expect(serverStatus).toHaveText('working');
@@ -84,7 +84,9 @@ test("a slow guess does not lose the run: the server's jobs wait for it (the tas
   );
   expect(answers(rows).filter((r) => r.gist !== 'working')).toEqual([]);
   await expect(serverStatus).toHaveText('working');
-  await expect(card.locator('.status-message')).toHaveText(/^computing: [01] of 6 s$/);
+  // Short of its end: which second it was held in depends on how busy the machine was
+  // before the question came; that every answer over 8 s said working is the proof.
+  await expect(card.locator('.status-message')).toHaveText(/^computing: [0-5] of 6 s$/);
   await ask.getByRole('button', { name: 'error -32602' }).click();
   await expect(runStatus(panel)).toHaveText(/^Passed/, { timeout: 30_000 });
   await expect(panel.getByLabel('Score')).toHaveText('1/1');

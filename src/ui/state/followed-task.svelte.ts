@@ -18,6 +18,7 @@ import { createSubscriber } from 'svelte/reactivity';
 import { fromStore } from 'svelte/store';
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
+import { actorNow } from './actor-clock.ts';
 import {
   createdAtMs,
   pollIntervalMs,
@@ -66,6 +67,14 @@ const sameFlags = (a: TaskFlags, b: TaskFlags) =>
 export class FollowedTask {
   readonly taskId: string;
   readonly toolName: string;
+  /**
+   * When this page began following the task, on the actor's clock (world
+   * time on the page). A scenario run counts the tasks followed since it
+   * started by this, not by the server's `createdAt`: that is another
+   * machine's clock (the worker's, a remote server's), and comparing times
+   * from two clocks is the mistake the run must not make.
+   */
+  readonly followedAt: number;
   readonly #actor: TaskActor;
   readonly #snapshot: { readonly current: TaskSnapshot };
   /**
@@ -94,6 +103,7 @@ export class FollowedTask {
     xrayHistory?: XrayHistory,
   ) {
     this.#actor = actor;
+    this.followedAt = actorNow(actor)();
     this.#xrayHistory = xrayHistory;
     xrayHistory?.track(actor.getSnapshot().context.taskId);
     // One update per animation frame, not per snapshot (see per-frame.ts).

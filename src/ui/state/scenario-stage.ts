@@ -116,9 +116,9 @@ export class PageStage implements ScenarioStage {
     return {
       now: this.clock.now(),
       wire: p.wire.rowsNow().filter((row) => row.at >= since),
-      // Oldest first; a task created before the run (e.g. restored from storage) is not this run's.
+      // Oldest first; a task followed before the run (e.g. restored from storage) is not this run's.
       tasks: p.tasks
-        .filter((t) => t.createdAt >= since - 1000)
+        .filter((t) => t.followedAt >= since)
         .toReversed()
         .map(taskView),
       calls,

@@ -10,6 +10,7 @@
  */
 import type { AnyTransitionDefinition, InspectionEvent, StateValue } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
+import { actorNow } from './actor-clock.ts';
 import {
   activeLeafIds,
   eventLabel,
@@ -68,16 +69,6 @@ function factsOf(snapshot: TaskSnapshot): StepFacts {
   };
 }
 
-/** The time on the actor's own clock when it tells one (the page's world clock does), else the wall's. */
-function clockNow(actor: TaskActor): () => number {
-  const clock: object = actor.clock;
-  if ('now' in clock && typeof clock.now === 'function') {
-    const now = clock.now.bind(clock);
-    return () => Number(now());
-  }
-  return () => Date.now();
-}
-
 /** Keeps the newest `limit` steps of one actor; calls `onChange` with the whole list after each. */
 export class HistoryRecorder {
   readonly #graph: MachineGraph;
@@ -97,7 +88,7 @@ export class HistoryRecorder {
   ) {
     this.#graph = graph;
     this.#limit = limit;
-    this.#now = clockNow(actor);
+    this.#now = actorNow(actor);
     this.#onChange = onChange;
     const observe = (event: InspectionEvent): void => {
       // Invoked promise actors share the system; only the task actor's own steps count.
