@@ -4,6 +4,7 @@
  * scenario that has one is played in Chromium on the production build, in a
  * fresh browser context (nothing stored), from its address at full speed
  * (`?scenario=<id>&speed=max`); once it has passed, the page's own "Save run"
+ * (in the header's Run menu)
  * is pressed and the file it downloads is written, after `parseRunFile` has
  * read it back. A scenario that fails is not written (and the command exits 1).
  *
@@ -45,7 +46,9 @@ async function record(browser: Browser, base: string, id: ScenarioId, file: stri
     const verdict = (await status.textContent())?.trim() ?? '';
     if (!verdict.startsWith('Passed')) throw new Error(`${id}: ${verdict}`);
     const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Save run' }).click();
+    // Save run is in the header's Run menu.
+    await page.getByRole('banner').getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Save run', exact: true }).click();
     const text = await readFile(await (await downloading).path(), 'utf8');
     const parsed = parseRunFile(text);
     if (!parsed.ok) throw new Error(`${id}: the saved run does not parse: ${parsed.error}`);

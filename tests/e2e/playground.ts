@@ -35,6 +35,20 @@ export async function callTool(
   await form.getByRole('button', { name: `Call ${name}` }).click();
 }
 
+/** The header's "Run" menu button (Save run, Export HAR, Copy link, Open a run…). */
+export const runMenuButton = (page: Page): Locator =>
+  page.getByRole('banner').getByRole('button', { name: 'Run', exact: true });
+
+/** The Run menu's item `name`, once the menu is open. */
+export const runMenuItem = (page: Page, name: string): Locator =>
+  page.getByRole('menu', { name: 'Run' }).getByRole('menuitem', { name, exact: true });
+
+/** Opens the header's Run menu and chooses `name` in it, as a mouse would. */
+export async function chooseInRunMenu(page: Page, name: string): Promise<void> {
+  await runMenuButton(page).click();
+  await runMenuItem(page, name).click();
+}
+
 export const tasksRegion = (page: Page): Locator => page.getByRole('region', { name: 'Tasks' });
 export const resultsRegion = (page: Page): Locator => page.getByRole('region', { name: 'Results' });
 export const taskCard = (page: Page, tool: string): Locator =>

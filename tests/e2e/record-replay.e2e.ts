@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { parseRunFile } from '../../src/record/run-file.ts';
 import { armRule } from './fault-panel.ts';
-import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
+import { callTool, chooseInRunMenu, openPlayground, serverStatus, taskCard } from './playground.ts';
 
 const timeControl = (page: Page) =>
   page.getByRole('banner').getByRole('group', { name: 'World time' });
@@ -114,7 +114,7 @@ test('C8, T17: a run recorded live with a drop and a cancel race, reopened with 
   await time.getByRole('button', { name: 'Resume' }).click();
   await expect(serverStatus(card)).toHaveText(/^(cancelled|completed)$/, { timeout: 30_000 });
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Save run' }).click();
+  await chooseInRunMenu(page, 'Save run');
   const download = await downloading;
   const text = await readFile(await download.path(), 'utf8');
   const verdict = parseRunFile(text);

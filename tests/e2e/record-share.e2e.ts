@@ -1,6 +1,6 @@
 /**
  * Record and share a run in real Chromium: a run with a dropped link and a
- * cancel, saved with "Save run", downloads a file that parses and holds both;
+ * cancel, saved with the Run menu's "Save run", downloads a file that parses and holds both;
  * "Copy link" carries the seed and the armed rules, and a fresh browser
  * context opened on that link has the same seed and rules; a bad parameter
  * in the address is named while the rest applies.
@@ -10,6 +10,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { parseRunFile } from '../../src/record/run-file.ts';
 import {
   callTool,
+  chooseInRunMenu,
   openPlayground,
   rowJson,
   serverStatus,
@@ -36,7 +37,7 @@ test('C8, T17: Save run downloads a run file that parses and holds the drop and 
   await expect(connected(page)).toBeVisible();
 
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Save run' }).click();
+  await chooseInRunMenu(page, 'Save run');
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^run-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.json$/);
   await expect(page.getByTestId('run-share-status')).toContainText('Saved run-');
@@ -67,7 +68,7 @@ test('Copy link carries the seed and the rules; a fresh context opened on it has
   await page.goto('/?seed=4242&out=120,0,0,0,0');
   await expect(connected(page)).toBeVisible();
   await armRule(page, 'a tasks/get result arrives', 'lose that message');
-  await page.getByRole('button', { name: 'Copy link' }).click();
+  await chooseInRunMenu(page, 'Copy link');
   await expect(page.getByTestId('run-share-status')).toContainText('Link copied');
   const link = await page.evaluate(() => navigator.clipboard.readText());
   const params = new URL(link).searchParams;

@@ -1,9 +1,11 @@
 /**
- * Record and share: the Save run / Export HAR / Copy link row above the
- * messages tabs, its status line, and the notice naming a bad parameter of
- * a shared link, at 1440 and 390 px in both themes (into screenshots/record/).
+ * Record and share: the header's Run menu open (Save run, Export HAR, Copy
+ * link, Open a run…), then the note at the foot of the screen saying what
+ * Copy link did, beside the notice naming a bad parameter of a shared
+ * link, at 1440 and 390 px in both themes (into screenshots/record/).
  */
 import { expect, test } from '@playwright/test';
+import { runMenuButton, runMenuItem } from '../e2e/playground.ts';
 
 for (const width of [1440, 390] as const) {
   for (const scheme of ['light', 'dark'] as const) {
@@ -13,11 +15,15 @@ for (const width of [1440, 390] as const) {
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
       await page.goto('/?seed=77&nodes=9&rules=poll-answered:drop');
       await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
-      await page.getByRole('button', { name: 'Copy link' }).click();
+      await runMenuButton(page).click();
+      await expect(runMenuItem(page, 'Save run')).toBeFocused();
+      await page.screenshot({
+        path: `screenshots/record/${width}-${scheme}-menu.png`,
+        clip: { x: 0, y: 0, width, height: 360 },
+      });
+      await runMenuItem(page, 'Copy link').click();
       await expect(page.getByTestId('run-share-status')).toContainText('Link copied');
-      const messages = page.locator('.wire-column');
-      await messages.scrollIntoViewIfNeeded();
-      await messages.screenshot({ path: `screenshots/record/${width}-${scheme}-share.png` });
+      await page.screenshot({ path: `screenshots/record/${width}-${scheme}-share.png` });
     });
   }
 }

@@ -10,11 +10,12 @@ import {
   counted,
   openPlayground,
   readWire,
+  runMenuButton,
+  runMenuItem,
   serverStatus,
   taskCard,
 } from '../e2e/playground.ts';
 import { shoot, WIDTHS } from './widths-shoot.ts';
-
 
 for (const width of WIDTHS) {
   for (const scheme of ['light', 'dark'] as const) {
@@ -85,6 +86,24 @@ for (const width of WIDTHS) {
       await time.getByLabel('Pause when a tasks/cancel is in flight').check();
       await expect(time.locator('summary')).toHaveText(/Breakpoints\s*\(1\)/);
       await shoot(page, `${width}-${scheme}-6-time-paused`);
+    });
+  }
+}
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the header's Run menu, open, at ${width} px (${scheme})`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await openPlayground(page);
+      await runMenuButton(page).click();
+      await expect(runMenuItem(page, 'Save run')).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await expect(runMenuItem(page, 'Export HAR')).toBeFocused();
+      await page.screenshot({
+        path: `screenshots/widths/${width}-${scheme}-8-run-menu.png`,
+        clip: { x: 0, y: 0, width, height: 400 },
+      });
     });
   }
 }

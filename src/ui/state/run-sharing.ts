@@ -1,8 +1,8 @@
 /**
  * "Save run", "Export HAR" and "Copy link": the page's recorder (listening
  * since load) and the setup the address gave, with what was wrong in it.
- * Plain TypeScript the e2e and unit tests can drive; `RunShare.svelte`
- * only shows it.
+ * Plain TypeScript the e2e and unit tests can drive; the header's Run menu
+ * (`RunMenu.svelte`) only shows it.
  */
 import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
 import type { PageSession } from '../../session/page-session.ts';
