@@ -10,7 +10,7 @@
  * one keep-alive agent per balancer (sockets to the nodes reused, Nagle off),
  * both bodies streamed as they come (an SSE answer event by event), the
  * headers copied once from the raw list in each direction with only the
- * hop-by-hop ones left out (`hop-by-hop.ts`). The body is not read to pick a
+ * hop-by-hop ones left out (`src/server/hop-by-hop.ts`). The body is not read to pick a
  * node (round-robin needs nothing from it); its chunks are only kept until
  * the node answers, so a request a dead node refused can be sent again.
  */
@@ -23,7 +23,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isHopByHop, namesContentLength } from './hop-by-hop.ts';
+import { isHopByHop, namesContentLength } from '../../src/server/hop-by-hop.ts';
 
 export interface BalancerTarget {
   name: string;

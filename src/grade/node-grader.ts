@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { MCP_PATH, bearerToken, startNodeHost } from '../server/node-host.ts';
+import { HOP_BY_HOP } from '../server/hop-by-hop.ts';
 import { streamBody, webHeaders } from '../server/node-http-replies.ts';
 import { createPlaygroundServer } from '../server/playground-server.ts';
 import type { RecordedExchange } from './exchange.ts';
@@ -35,18 +36,17 @@ export interface Grader {
   close(): Promise<void>;
 }
 
-/** Headers that belong to one hop, not to the message: never passed through. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
+/**
+ * Never passed through: the connection-level headers, and the framing ones
+ * (the body is read whole and sent again, so its length and encoding are the
+ * new request's own; `fetch` sets `Host`).
+ */
+const NOT_PASSED = new Set([
+  ...HOP_BY_HOP,
   'transfer-encoding',
   'content-length',
   'host',
-  'upgrade',
   'expect',
-  'te',
-  'trailer',
-  'proxy-connection',
 ]);
 
 /** A request body is read whole before it is passed on; past this the client is cut off (the host's limit is 1 MiB). */
@@ -112,7 +112,7 @@ export async function startGrader(options: GraderOptions): Promise<Grader> {
       };
       exchanges.push(record);
     }
-    const headers = webHeaders(req, HOP_BY_HOP);
+    const headers = webHeaders(req, NOT_PASSED);
     const aborted = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) aborted.abort();
@@ -127,7 +127,7 @@ export async function startGrader(options: GraderOptions): Promise<Grader> {
     });
     res.statusCode = response.status;
     response.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name)) res.setHeader(name, value);
+      if (!NOT_PASSED.has(name)) res.setHeader(name, value);
     });
     const streamed = /text\/event-stream/i.test(response.headers.get('content-type') ?? '');
     if (!streamed || !response.body) {
