@@ -117,10 +117,28 @@ export function matchesMessage(
 /** The armed rules, first armed first matched. */
 export class RuleBook {
   #rules: FaultRule[] = [];
+  /** The rules that fired since the last `clear`, in the order they fired. */
+  #fired: FaultRule[] = [];
   #nextId = 1;
 
   get rules(): readonly FaultRule[] {
     return this.#rules;
+  }
+
+  /** The rules that fired since the last `clear` (a rule fires once, then is no longer armed). */
+  get fired(): readonly FaultRule[] {
+    return this.#fired;
+  }
+
+  /**
+   * Every rule armed since the last `clear` that fired or is armed still, in
+   * the order armed: the rules of this run, for a link that replays it (a
+   * link copied after a rule fired must still carry it). A rule disarmed
+   * before it fired is none of them.
+   */
+  get ofThisRun(): readonly FaultRule[] {
+    const order = (rule: FaultRule) => Number(rule.id.slice('rule-'.length));
+    return [...this.#fired, ...this.#rules].sort((a, b) => order(a) - order(b));
   }
 
   /** Arms a rule from one of TRIGGERS, or from any match. */
@@ -143,12 +161,16 @@ export class RuleBook {
 
   clear(): void {
     this.#rules = [];
+    this.#fired = [];
   }
 
   /** The first rule this message fires, which is disarmed at once (rules fire once). */
   take(direction: LinkDirection, info: MessageInfo): FaultRule | undefined {
     const rule = this.#rules.find((r) => matchesMessage(r.when, direction, info));
-    if (rule) this.disarm(rule.id);
+    if (rule) {
+      this.disarm(rule.id);
+      this.#fired = [...this.#fired, rule];
+    }
     return rule;
   }
 }

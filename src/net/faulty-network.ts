@@ -200,6 +200,12 @@ export class FaultyNetwork implements MarkSource {
     this.#rulesChanged();
   }
 
+  /** Disarms every rule and forgets those that fired: a new run starts (a scenario's reset). */
+  clearRules(): void {
+    this.rules.clear();
+    this.#rulesChanged();
+  }
+
   /** Breaks every open link now; requests in flight are lost (the client re-issues them, C8). */
   dropConnection(reason = 'connection dropped'): void {
     for (const link of [...this.#links]) link.close(reason);

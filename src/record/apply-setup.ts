@@ -19,7 +19,11 @@ function plainRule(rule: FaultRule): FaultRule {
   return JSON.parse(JSON.stringify(rule)) as FaultRule;
 }
 
-/** The page's setup now; `remoteUrl` when it talks to the learner's own server (never its token). */
+/**
+ * The page's setup now; `remoteUrl` when it talks to the learner's own
+ * server (never its token). Its rules are this run's: armed still, or
+ * already fired (a link copied after a drop still replays the drop).
+ */
 export function currentSetup(
   session: PageSession,
   cluster: Cluster | undefined,
@@ -32,7 +36,7 @@ export function currentSetup(
       out: { ...session.network.conditions.out },
       in: { ...session.network.conditions.in },
     },
-    rules: session.network.rules.rules.map(plainRule),
+    rules: session.network.rules.ofThisRun.map(plainRule),
     store,
     cluster: {
       nodes: cluster?.nodes.length ?? 1,

@@ -40,7 +40,7 @@ export async function prepareScenario(
   session.resetViews();
   session.closeConnections();
   const network = session.network;
-  for (const rule of network.rules.rules) network.disarm(rule.id);
+  network.clearRules();
   const clean = cleanLink();
   network.setConditions('out', clean.out);
   network.setConditions('in', clean.in);

@@ -30,12 +30,22 @@ export function scrollIntoViewAtOnce(element: Element): void {
   element.scrollIntoView({ block: 'nearest', behavior: 'instant' });
 }
 
-/** Once `outcome` says the call became a task and its card is drawn, scrolls the card into view. */
+/** The newest call whose card is to be shown: only its reveal runs. */
+let newestCall = 0;
+
+/**
+ * Once `outcome` says the call became a task and its card is drawn, scrolls
+ * the card into view. Only the newest call's card: a learner who pressed Call
+ * again wants the latest, and a thousand calls pressed at once must not each
+ * look for its card 30 frames long (each look reads the DOM and a scroll
+ * forces a layout, which starved the page: 300 calls took 19 s to start).
+ */
 export async function revealCallOutcome(outcome: Promise<CallOutcome>): Promise<void> {
+  const call = ++newestCall;
   const ended = await outcome;
-  if (ended.kind !== 'task') return;
+  if (ended.kind !== 'task' || call !== newestCall) return;
   await tick();
-  for (let frame = 0; frame < FRAMES; frame++) {
+  for (let frame = 0; frame < FRAMES && call === newestCall; frame++) {
     const card = taskCardOf(ended.taskId);
     if (card) {
       scrollIntoViewAtOnce(card);

@@ -99,17 +99,23 @@ test('T14: 45 tasks: only the cards near view are in the DOM, each says where it
   await expect.poll(() => cardsInView(page), { timeout: 60_000 }).toMatchObject({ holes: 0 });
 });
 
-test('a thousand tasks: scrolling draws the cards in view and no others, the list is as tall as every card, and a focused card keeps focus when it scrolls out', async ({
+/** Tasks in the long-list test. */
+const COUNT = 300;
+
+test('three hundred tasks: scrolling draws the cards in view and no others, the list is as tall as every card, and a focused card keeps focus when it scrolls out', async ({
   page,
 }) => {
-  test.setTimeout(300_000); // a thousand tasks started at once on a shared machine
+  // Three hundred, not the thousand of the bench: the page takes ~17 s to start 300 calls
+  // pressed at once and grows faster than linearly (minutes for 1,000; see the README's
+  // benchmarks), and the list's windowing is the same at any count past a few screens.
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlayground(page);
   // Long tasks polled rarely: the test is about the list, not the poll load.
   await callTool(page, 'slow_compute', { seconds: '600', pollIntervalMs: '10000' });
-  await mashCall(page, 999);
+  await mashCall(page, COUNT - 1);
   const region = tasksRegion(page);
-  await expect(region.getByText('1000', { exact: true })).toBeVisible({ timeout: 240_000 });
+  await expect(region.getByText(String(COUNT), { exact: true })).toBeVisible({ timeout: 240_000 });
 
   const drawn = () => region.getByRole('article').count();
   // Pinned (the newest 12) plus the view and its overscan: a few dozen at most, never the thousand.
@@ -135,12 +141,12 @@ test('a thousand tasks: scrolling draws the cards in view and no others, the lis
       })
       .toBe(true);
     const { positions } = await cardsInView(page);
-    expect(Math.abs(positions[0]! - fraction * 1000)).toBeLessThan(60);
+    expect(Math.abs(positions[0]! - fraction * COUNT)).toBeLessThan(COUNT * 0.06);
     expect(await drawn()).toBeLessThanOrEqual(BOUND);
     await expect(stop).toBeFocused();
   }
   // At the very end the oldest card is in view: the list's height is right, nothing left over.
-  await expect(cardAt(page, 1000)).toBeInViewport();
+  await expect(cardAt(page, COUNT)).toBeInViewport();
 
   // Back near the top, the focused card is where it was, still focused.
   await scrollListTo(page, 0.02);

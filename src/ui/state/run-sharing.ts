@@ -95,12 +95,17 @@ export class RunSharing {
   /** Copies the link; says what was copied, for the screen and for screen readers. */
   async copyLink(): Promise<string> {
     const { url, unshared } = this.link();
+    const fired = this.#session.network.rules.fired.length;
     try {
       await navigator.clipboard.writeText(url);
     } catch {
       return `Could not copy: the browser refused the clipboard. The link: ${url}`;
     }
     return `Link copied: seed, link conditions, rules, store, cluster and the declare switch${
+      fired > 0
+        ? ` (the ${fired === 1 ? 'rule that has fired is' : `${fired} rules that have fired are`} in it, armed again for whoever opens it)`
+        : ''
+    }${
       unshared > 0
         ? `; ${unshared} rule${unshared === 1 ? '' : 's'} armed by a scenario cannot go in a link`
         : ''

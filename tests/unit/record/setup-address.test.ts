@@ -132,9 +132,12 @@ describe('two pages opened from one address (real stack, fake clock)', () => {
   afterEach(() => vi.useRealTimers());
 
   /** Opens a page from `address` on a fresh stack, makes one call, and reads the network's fault log. */
-  async function faultsFrom(
-    address: string,
-  ): Promise<{ lines: string[]; setup: ReturnType<typeof currentSetup> }> {
+  async function faultsFrom(address: string): Promise<{
+    lines: string[];
+    setup: ReturnType<typeof currentSetup>;
+    /** The setup as Copy link reads it once the run is over (its rules have fired). */
+    after: ReturnType<typeof currentSetup>;
+  }> {
     vi.setSystemTime(Date.parse('2026-07-28T10:00:00Z'));
     const stack = new RealStack('memory', 1, { sweepIntervalMs: 0, adoptIntervalMs: 0 });
     try {
@@ -162,7 +165,7 @@ describe('two pages opened from one address (real stack, fake clock)', () => {
       const lines = session.network.log.events.map(
         ({ taskId: _id, ...e }: { taskId?: string } & FaultEvent) => JSON.stringify(e),
       );
-      return { lines, setup: shared };
+      return { lines, setup: shared, after: currentSetup(session, undefined, undefined) };
     } finally {
       await stack.close();
     }
@@ -180,5 +183,15 @@ describe('two pages opened from one address (real stack, fake clock)', () => {
     expect(second.lines).toEqual(first.lines);
     const other = await faultsFrom(address.replace('seed=4242', 'seed=4243'));
     expect(other.lines).not.toEqual(first.lines);
+  });
+
+  it('C8: a link copied after its rules fired (rules fire once) still carries them, and replays the same faults', async () => {
+    const address =
+      'seed=4242&out=20,10,0.25,0.1,0&in=20,10,0.25,0.1,0.2&rules=create-task-result:drop,poll-answered:lose&declare=1';
+    const first = await faultsFrom(address);
+    expect(first.lines.filter((l) => l.includes('rule.fired'))).toHaveLength(2);
+    expect(first.after.rules.map((r) => r.then)).toEqual([{ kind: 'drop' }, { kind: 'lose' }]);
+    const again = await faultsFrom(setupParams(first.after).params.toString());
+    expect(again.lines).toEqual(first.lines);
   });
 });
