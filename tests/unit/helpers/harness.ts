@@ -109,5 +109,20 @@ export async function pollUntil(
   }
 }
 
+/**
+ * Starts a `confirm_delete` task and waits until it asks for input: a task
+ * that stays put (input_required) for hostile messages to aim at. Its taskId.
+ */
+export async function taskWaitingForInput(client: RpcClient): Promise<string> {
+  const handle = await client.request(
+    'tools/call',
+    { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } },
+    { tasks: true },
+  );
+  const taskId = String(handle['taskId']);
+  await pollUntil(client, taskId, (task) => task['status'] === 'input_required');
+  return taskId;
+}
+
 export const terminal = (task: Record<string, unknown>): boolean =>
   ['completed', 'failed', 'cancelled'].includes(String(task['status']));

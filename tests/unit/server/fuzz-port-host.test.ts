@@ -24,7 +24,7 @@ import {
   prepareCase,
   randomValue,
 } from '../helpers/fuzz-inputs.ts';
-import { createHarness, pollUntil, type Harness } from '../helpers/harness.ts';
+import { createHarness, taskWaitingForInput, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
 let victim: string;
@@ -41,13 +41,7 @@ async function factsOf(taskId: string): Promise<Omit<TaskRecord, 'lease'>> {
 
 beforeAll(async () => {
   h = await createHarness({}, 'alice');
-  const handle = await h.client.request(
-    'tools/call',
-    { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } },
-    { tasks: true },
-  );
-  victim = String(handle['taskId']);
-  await pollUntil(h.client, victim, (task) => task['status'] === 'input_required');
+  victim = await taskWaitingForInput(h.client);
   before = await factsOf(victim);
 });
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servePort } from '../../../src/server/port-host.ts';
 import { fcParameters } from '../helpers/fc-run.ts';
 import { comparableRequest, expectsNoAnswer, prepareCase } from '../helpers/fuzz-inputs.ts';
-import { createHarness, pollUntil, type Harness } from '../helpers/harness.ts';
+import { createHarness, taskWaitingForInput, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
 let victim: string;
@@ -20,13 +20,7 @@ let nextId = 1;
 
 beforeAll(async () => {
   h = await createHarness({}, 'alice');
-  const handle = await h.client.request(
-    'tools/call',
-    { name: 'confirm_delete', arguments: { filename: 'keep-me.txt' } },
-    { tasks: true },
-  );
-  victim = String(handle['taskId']);
-  await pollUntil(h.client, victim, (task) => task['status'] === 'input_required');
+  victim = await taskWaitingForInput(h.client);
 });
 afterAll(() => h.close());
 
