@@ -16,6 +16,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBalancer, type Balancer } from '../../../scripts/cluster/balancer.ts';
+import { PROXIED_TASKS_GET_HEADERS } from '../helpers/proxied-request.ts';
 
 /** Odd spacing and non-ASCII text: any re-encoding on the way would change these bytes. */
 const REQUEST_BODY =
@@ -83,14 +84,7 @@ const stopTarget = (target: Target): Promise<void> => {
   return new Promise((resolve) => target.server.close(() => resolve()));
 };
 
-const requestHeaders = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  authorization: 'Bearer alice',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tasks/get',
-  'mcp-name': 't-x',
-};
+const requestHeaders = PROXIED_TASKS_GET_HEADERS;
 
 const post = (url: string, body = REQUEST_BODY): Promise<Response> =>
   fetch(url, { method: 'POST', headers: requestHeaders, body });

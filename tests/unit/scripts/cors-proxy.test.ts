@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCorsProxy, type CorsProxy } from '../../../scripts/proxy/cors-proxy.ts';
 import { parseProxyArgs } from '../../../scripts/proxy/proxy-args.ts';
+import { PROXIED_TASKS_GET_HEADERS } from '../helpers/proxied-request.ts';
 
 const PAGE = 'http://127.0.0.1:5173';
 /** Odd spacing and non-ASCII text: any re-encoding on the way would change these bytes. */
@@ -64,15 +65,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => target.close(() => resolve()));
 });
 
-const requestHeaders = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  authorization: 'Bearer alice',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tasks/get',
-  'mcp-name': 't-x',
-  'mcp-param-region': 'eu',
-};
+const requestHeaders = { ...PROXIED_TASKS_GET_HEADERS, 'mcp-param-region': 'eu' };
 
 /** The headers that say something about the exchange (not the connection, the date or CORS). */
 function meaningful(headers: Headers | IncomingHttpHeaders): Record<string, string> {
