@@ -2,6 +2,11 @@
  * Turns raw wire entries into log rows a learner can scan: which method a
  * response answers (responses carry only an id), which task a message is
  * about, and a one-word gist (a task's status, an error code).
+ *
+ * Work per message, once: an entry (never changed once logged) is annotated
+ * once per annotator, however many readers ask (the page's task news and
+ * its wire log share one); the row's text for the filter box is made only
+ * when a filter first reads it ({@link searchText}), then kept with the row.
  */
 import type { HttpFacts } from '../protocol/http-facts.ts';
 import { parseMessage } from '../protocol/jsonrpc.ts';
@@ -39,8 +44,6 @@ export interface WireRow {
   connection: string | undefined;
   /** The server node behind a balancer that sent it or was sent it (1 to 5); a sent one learns it on delivery. */
   node: number | undefined;
-  /** Lower-cased text the filter box matches against. */
-  search: string;
 }
 
 const opposite = (direction: WireDirection): WireDirection => (direction === 'out' ? 'in' : 'out');
@@ -86,6 +89,9 @@ export class WireAnnotator {
   /** Requests one copy of a two-copy (duplicated) response has named: the other copy names them too, then they go. */
   readonly #firstCopies = new Set<string>();
 
+  /** The row of each entry annotated so far: asked again, the same row, and no request counted twice. */
+  readonly #rows = new WeakMap<WireEntry, WireRow>();
+
   #answered(
     connection: string | undefined,
     direction: WireDirection,
@@ -112,7 +118,14 @@ export class WireAnnotator {
     return request;
   }
 
+  /** The row of `entry`; entries must come in the order they crossed the link (a response after its request). */
   annotate(entry: WireEntry): WireRow {
+    let row = this.#rows.get(entry);
+    if (!row) this.#rows.set(entry, (row = this.#annotate(entry)));
+    return row;
+  }
+
+  #annotate(entry: WireEntry): WireRow {
     const parsed = parseMessage(entry.message);
     const base = {
       seq: entry.seq,
@@ -126,7 +139,7 @@ export class WireAnnotator {
       connection: entry.connection,
       node: entry.node,
     };
-    let row: Omit<WireRow, 'search'>;
+    let row: WireRow;
     switch (parsed.kind) {
       case 'request': {
         const { id, method, params } = parsed.message;
@@ -206,7 +219,7 @@ export class WireAnnotator {
         };
         break;
     }
-    return { ...row, search: searchText(row) };
+    return row;
   }
 }
 
@@ -223,7 +236,17 @@ export function netWords(row: Pick<WireRow, 'net' | 'reissueOf'>): string[] {
   return words;
 }
 
-function searchText(row: Omit<WireRow, 'search'>): string {
+/** Each row's filter text, made on first read: rows are never changed (an update is a new row). */
+const searchTexts = new WeakMap<WireRow, string>();
+
+/** The lower-cased text the filter box matches a row against: method, id, taskId, gist, kind, connection, node, network marks. */
+export function searchText(row: WireRow): string {
+  let text = searchTexts.get(row);
+  if (text === undefined) searchTexts.set(row, (text = textOf(row)));
+  return text;
+}
+
+function textOf(row: WireRow): string {
   return [
     row.method,
     row.id,
@@ -242,10 +265,8 @@ function searchText(row: Omit<WireRow, 'search'>): string {
 /** The row after a later fact about the message it shows (it arrived, or was lost in flight). */
 export function withPacketUpdate(row: WireRow, update: PacketUpdate): WireRow {
   if (!row.net || row.net.packet !== update.packet) return row;
-  if (update.node !== undefined && update.deliveredAt === undefined && !update.lost) {
-    const routed = { ...row, node: update.node };
-    return { ...routed, search: searchText(routed) };
-  }
+  if (update.node !== undefined && update.deliveredAt === undefined && !update.lost)
+    return { ...row, node: update.node };
   const net: NetMark = {
     ...row.net,
     ...(update.deliveredAt !== undefined ? { deliveredAt: update.deliveredAt } : {}),
@@ -253,6 +274,5 @@ export function withPacketUpdate(row: WireRow, update: PacketUpdate): WireRow {
     ...(update.lost ? { lost: update.lost } : {}),
     ...(update.rule ? { rule: update.rule } : {}),
   };
-  const updated = { ...row, net };
-  return { ...updated, search: searchText(updated) };
+  return { ...row, net };
 }

@@ -117,7 +117,11 @@ function errorCodeOf(row: WireRow): number | undefined {
 
 export class TaskNews {
   readonly #context: TaskNewsContext;
-  readonly #annotator = new WireAnnotator();
+  /**
+   * Annotates every wire entry of the session, in order, once: the page's
+   * wire log reads its rows from here too (each row is kept per entry).
+   */
+  readonly annotator = new WireAnnotator();
   readonly #news = new Map<string, TaskNewsSnapshot>();
   readonly #origins = new Map<string, TaskOrigin>();
   /** Tasks created over another connection: which one, as whom. */
@@ -199,7 +203,7 @@ export class TaskNews {
 
   /** One wire entry, in order (every client of the page). */
   wire(entry: WireEntry): void {
-    const row = this.#annotator.annotate(entry);
+    const row = this.annotator.annotate(entry);
     const taskId = row.taskId;
     if (taskId === undefined || row.net?.lost !== undefined) return;
     const own = row.connection === undefined;

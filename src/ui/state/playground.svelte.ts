@@ -32,7 +32,7 @@ export const FIRST_TOOL = 'slow_compute';
 
 export class Playground {
   readonly session: PageSession;
-  readonly wire = new WireLog();
+  readonly wire: WireLog;
   readonly calls: ToolCalls;
   /** Where tasks are kept: the server's store, and the page's own journal and wire log. */
   readonly durability: Durability;
@@ -55,6 +55,8 @@ export class Playground {
 
   constructor(session: PageSession, cluster?: ClusterEndpoint) {
     this.session = session;
+    // The rows the session's task news already made: each message annotated once.
+    this.wire = new WireLog(session.news.annotator);
     // On the world clock, as history steps are: a paused world keeps a step and its reading together.
     this.#xrayHistory = new XrayHistory(session, () => session.network.scheduler.now());
     this.cluster = cluster && new ClusterControls(cluster, session);

@@ -7,7 +7,7 @@
  * the live page.
  */
 import { createSubscriber } from 'svelte/reactivity';
-import type { WireRow } from '../../client/wire-annotation.ts';
+import { searchText, type WireRow } from '../../client/wire-annotation.ts';
 import { ReplayPlayer, type StepTarget, type Ticker } from '../../replay/replay-player.ts';
 import type { RunIndex } from '../../replay/run-index.ts';
 import type { FaultNotice } from '../../session/fault-notices.ts';
@@ -46,7 +46,7 @@ class ReplayWire implements WireView {
     const words = this.#filter.toLowerCase().split(/\s+/).filter(Boolean);
     const rows = this.rows;
     if (words.length === 0) return rows;
-    return rows.filter((row) => words.every((word) => row.search.includes(word)));
+    return rows.filter((row) => words.every((word) => searchText(row).includes(word)));
   }
 
   get faults(): readonly FaultNotice[] {

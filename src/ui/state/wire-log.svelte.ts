@@ -6,7 +6,12 @@
  * an hour of polling does not grow the page without bound.
  */
 import type { WireEntry } from '../../client/rpc-client.ts';
-import { WireAnnotator, withPacketUpdate, type WireRow } from '../../client/wire-annotation.ts';
+import {
+  searchText,
+  WireAnnotator,
+  withPacketUpdate,
+  type WireRow,
+} from '../../client/wire-annotation.ts';
 import type { PacketUpdate } from '../../net/net-marks.ts';
 import type { FaultNotice } from '../../session/fault-notices.ts';
 
@@ -30,9 +35,9 @@ export class WireLog {
   readonly #visible = $derived.by(() => {
     const words = this.#filter.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) return this.#rows;
-    return this.#rows.filter((row) => words.every((word) => row.search.includes(word)));
+    return this.#rows.filter((row) => words.every((word) => searchText(row).includes(word)));
   });
-  #annotator = new WireAnnotator();
+  readonly #annotator: WireAnnotator;
   #pending: WireRow[] = [];
   #updates: PacketUpdate[] = [];
   /**
@@ -46,6 +51,14 @@ export class WireLog {
   #frame: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #flushedAt = -Infinity;
+
+  /**
+   * `annotator`: the page session's (its task news annotates every entry
+   * first), so each message is annotated once for both; a log of its own by default.
+   */
+  constructor(annotator = new WireAnnotator()) {
+    this.#annotator = annotator;
+  }
 
   get rows(): readonly WireRow[] {
     return this.#rows;

@@ -1,6 +1,6 @@
 /** Wire log rows: responses name the request they answer; re-issues are marked. */
 import { describe, expect, it } from 'vitest';
-import { WireAnnotator } from '../../../src/client/wire-annotation.ts';
+import { searchText, WireAnnotator } from '../../../src/client/wire-annotation.ts';
 import type { WireEntry } from '../../../src/client/rpc-client.ts';
 
 let seq = 0;
@@ -29,6 +29,46 @@ describe('WireAnnotator', () => {
       taskId: 'T1',
       gist: 'working',
     });
+  });
+
+  it('C8: an entry asked about twice (the task news, then the wire log) is annotated once: the same row, its request answered once', () => {
+    const a = new WireAnnotator();
+    const request = entry('out', {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tasks/get',
+      params: { taskId: 'T1' },
+    });
+    const answer = entry('in', {
+      jsonrpc: '2.0',
+      id: 4,
+      result: { taskId: 'T1', status: 'working' },
+    });
+    expect(a.annotate(request)).toBe(a.annotate(request));
+    const first = a.annotate(answer);
+    expect(a.annotate(answer)).toBe(first);
+    expect(first.method).toBe('tasks/get');
+    // A second answer to id 4 (another entry) finds its request spent: it was counted once.
+    const stray = a.annotate(entry('in', { jsonrpc: '2.0', id: 4, result: { status: 'working' } }));
+    expect(stray.method).toBeUndefined();
+  });
+
+  it('C8: the filter text is made when first read, kept with the row, and a row updated by the network gets its own', () => {
+    const a = new WireAnnotator();
+    const row = a.annotate(
+      entry('out', { jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: 'T9' } }),
+    );
+    expect(Object.keys(row)).not.toContain('search');
+    const text = searchText(row);
+    expect(text.split(/\s+/)).toEqual(['tasks/get', '9', 't9', 'request']);
+    expect(searchText(row)).toBe(text);
+    expect(searchText({ ...row, reissueOf: 3 }).split(/\s+/)).toEqual([
+      'tasks/get',
+      '9',
+      't9',
+      'request',
+      'reissued',
+    ]);
   });
 
   it('T7: a task handle is summarised as "task working" with its taskId', () => {
@@ -171,7 +211,7 @@ describe('WireAnnotator with several clients in one log', () => {
       connection: 'mallory',
       gist: 'error -32602',
     });
-    expect(theirs.search).toContain('mallory');
+    expect(searchText(theirs)).toContain('mallory');
     expect(mine).toMatchObject({
       method: 'tools/call',
       taskId: 'T1',

@@ -4,7 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WireEntry } from '../../../src/client/rpc-client.ts';
-import { netWords, WireAnnotator, withPacketUpdate } from '../../../src/client/wire-annotation.ts';
+import {
+  netWords,
+  searchText,
+  WireAnnotator,
+  withPacketUpdate,
+} from '../../../src/client/wire-annotation.ts';
 
 const sent = (
   seq: number,
@@ -27,7 +32,7 @@ describe('wire marks', () => {
       sent(1, 4, { packet: 7, link: 1, direction: 'out', sentAt: 1001, delayMs: 120 }),
     );
     expect(row.net).toMatchObject({ packet: 7, delayMs: 120 });
-    expect(row.search).toContain('delayed');
+    expect(searchText(row)).toContain('delayed');
     const arrived = withPacketUpdate(row, {
       packet: 7,
       at: 1121,
@@ -35,7 +40,7 @@ describe('wire marks', () => {
       reordered: true,
     });
     expect(arrived.net).toMatchObject({ deliveredAt: 1121, reordered: true });
-    expect(arrived.search).toContain('reordered');
+    expect(searchText(arrived)).toContain('reordered');
     const lost = withPacketUpdate(row, { packet: 7, at: 1050, lost: 'link-dropped' });
     expect(lost.net?.lost).toBe('link-dropped');
     expect(netWords(lost)).toEqual(['lost', 'delayed']);
@@ -48,7 +53,7 @@ describe('wire marks', () => {
       sent(2, 9, undefined, { reissueOf: 4, reissueReason: 'timeout' }),
     );
     expect(row).toMatchObject({ reissueOf: 4, reissueReason: 'timeout' });
-    expect(row.search).toContain('reissued');
+    expect(searchText(row)).toContain('reissued');
   });
 
   it("a duplicated response still names its method on the network's extra copy", () => {
@@ -75,7 +80,7 @@ describe('wire marks', () => {
       net: { ...mark, duplicate: true },
     });
     expect([first.method, copy.method]).toEqual(['tasks/get', 'tasks/get']);
-    expect(copy.search).toContain('duplicated');
+    expect(searchText(copy)).toContain('duplicated');
   });
 
   it('a request the network delivered twice gets two answers from the server, both named', () => {

@@ -75,7 +75,6 @@ export class FakeStage implements ScenarioStage {
       http: undefined,
       node: undefined,
       message: {},
-      search: '',
       connection: undefined,
       ...row,
     };

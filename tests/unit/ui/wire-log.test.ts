@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WireEntry } from '../../../src/client/rpc-client.ts';
+import { WireAnnotator } from '../../../src/client/wire-annotation.ts';
 import { FLUSH_EVERY_MS, WIRE_ROWS_KEPT, WireLog } from '../../../src/ui/state/wire-log.svelte.ts';
 
 let seq = 0;
@@ -44,6 +45,18 @@ describe('WireLog', () => {
     expect(log.rows).toHaveLength(WIRE_ROWS_KEPT);
     expect(log.rows[0]?.seq).toBe(251);
     expect(log.rows.at(-1)?.seq).toBe(WIRE_ROWS_KEPT + 250);
+  });
+
+  it("C8: given the session's annotator, shows the very rows it already made (each message annotated once)", () => {
+    const annotator = new WireAnnotator();
+    const log = new WireLog(annotator);
+    const entries = [poll(), poll()];
+    const made = entries.map((entry) => annotator.annotate(entry));
+    for (const entry of entries) log.add(entry);
+    frames();
+    expect(log.rows).toHaveLength(2);
+    expect(log.rows[0]).toBe(made[0]);
+    expect(log.rows[1]).toBe(made[1]);
   });
 
   it('marks the right row lost after older rows were dropped by the cap', () => {
