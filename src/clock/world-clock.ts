@@ -8,6 +8,7 @@
  * the world time it had left, so at 0.5x a 1 s poll interval takes 2 s of
  * wall time. A playground control, not protocol.
  */
+import TinyQueue from 'tinyqueue';
 import { realTimers, type Timers } from './timers.ts';
 
 /** The slowest and fastest the world may run, as a multiple of wall time. */
@@ -32,6 +33,9 @@ interface WorldTimer {
   callback: () => void;
 }
 
+/** Earliest due first; timers due at the same time in the order they were set. */
+const earlierFirst = (a: WorldTimer, b: WorldTimer): number => a.due - b.due || a.seq - b.seq;
+
 /** Clamps a requested rate to what the world clock runs at. */
 export function clampRate(rate: number): number {
   if (!Number.isFinite(rate)) return 1;
@@ -40,7 +44,17 @@ export function clampRate(rate: number): number {
 
 export class WorldClock implements Timers {
   readonly #wall: Timers;
+  /** The timers waiting, by id: clearing one only removes it here. */
   readonly #timers = new Map<number, WorldTimer>();
+  /**
+   * The same timers as a heap, earliest first, so setting a timer and
+   * finding the next one due cost O(log n) however many wait (a page
+   * following 1,000 tasks keeps thousands: a poll timer per task, a timeout
+   * per request, the network's latencies), not a scan of all of them per
+   * timer fired. Cleared timers stay in the heap until they reach its top,
+   * where they are dropped ({@link #earliest}).
+   */
+  readonly #queue = new TinyQueue<WorldTimer>([], earlierFirst);
   readonly #listeners = new Set<() => void>();
   #nextId = 1;
   #paused = false;
@@ -116,7 +130,9 @@ export class WorldClock implements Timers {
   setTimeout(callback: () => void, ms: number): unknown {
     const id = this.#nextId++;
     const due = this.now() + Math.max(0, Number.isFinite(ms) ? ms : 0);
-    this.#timers.set(id, { due, seq: id, callback });
+    const timer = { due, seq: id, callback };
+    this.#timers.set(id, timer);
+    this.#queue.push(timer);
     if (!this.#paused && (!this.#armed || due < this.#armed.due)) this.#armWall(due);
     return id;
   }
@@ -231,11 +247,13 @@ export class WorldClock implements Timers {
     for (const listener of [...this.#listeners]) listener();
   }
 
+  /** The earliest timer still set, dropping cleared ones from the heap's top. */
   #earliest(): WorldTimer | undefined {
-    let first: WorldTimer | undefined;
-    for (const timer of this.#timers.values())
-      if (!first || timer.due < first.due || (timer.due === first.due && timer.seq < first.seq))
-        first = timer;
+    let first = this.#queue.peek();
+    while (first && this.#timers.get(first.seq) !== first) {
+      this.#queue.pop();
+      first = this.#queue.peek();
+    }
     return first;
   }
 
@@ -275,12 +293,13 @@ export class WorldClock implements Timers {
   /** Runs the timers due now, earliest first (those they set run later, as with real timers), then re-arms. */
   #fireDue(): void {
     const now = this.now();
-    const due = [...this.#timers.entries()]
-      .filter(([, timer]) => timer.due <= now)
-      .sort(([, a], [, b]) => a.due - b.due || a.seq - b.seq);
-    for (const [id, timer] of due) {
+    // Taken out before any runs: a timer a callback sets waits for the next round, even if due.
+    const due: WorldTimer[] = [];
+    for (let next = this.#earliest(); next && next.due <= now; next = this.#earliest())
+      due.push(this.#queue.pop()!);
+    for (const timer of due) {
       // An earlier callback may have cleared it.
-      if (!this.#timers.delete(id)) continue;
+      if (!this.#timers.delete(timer.seq)) continue;
       try {
         timer.callback();
       } catch (error) {
