@@ -6,7 +6,8 @@
 import type { LinkConditions, LinkDirection } from './link-conditions.ts';
 import type { LossReason } from './net-marks.ts';
 
-interface PacketFacts {
+/** What a packet's fault event names: the message, when the network could tell. */
+export interface PacketFacts {
   direction: LinkDirection;
   packet: number;
   link: number;

@@ -86,7 +86,9 @@ export class FaultyNetwork implements MarkSource {
         return rule;
       },
       entered: (direction, info) => {
-        for (const listener of this.#enterListeners) listener({ direction, info });
+        if (this.#enterListeners.size === 0) return;
+        const entry: EnteringMessage = { direction, info };
+        for (const listener of this.#enterListeners) listener(entry);
       },
       runRule: (rule) => this.#run(rule),
       closed: (link) => this.#links.delete(link),

@@ -6,8 +6,15 @@
  *
  * Every message goes through one delivery queue ordered by due time, so the
  * order of delivery never depends on how a scheduler breaks ties.
+ *
+ * Every message passes here, so a clean link (no fault armed) must cost next
+ * to nothing: per message the five draws (kept, so a seed replays the same
+ * fates whatever the rates, C8), one mark, and a queue entry; fault events
+ * and their facts are built only when a fault happens. Marks are handed to
+ * observers as they are, not copied: observers must not change them.
  */
-import type { FaultLog } from './fault-log.ts';
+import { DeliveryQueue } from './delivery-queue.ts';
+import type { FaultLog, PacketFacts } from './fault-log.ts';
 import type { FaultRule } from './fault-rules.ts';
 import {
   REORDER_HOLD_MS,
@@ -68,7 +75,7 @@ export class FaultyTransport implements Transport {
   readonly #inner: Transport;
   readonly #ctx: LinkContext;
   readonly #tracker = new MessageTracker();
-  #queue: InFlight[] = [];
+  #queue = new DeliveryQueue<InFlight>();
   #timer: unknown;
   /** The pending flush is a `soon` (a microtask), not a scheduler timer. */
   #timerIsSoon = false;
@@ -78,8 +85,10 @@ export class FaultyTransport implements Transport {
   readonly #sent: Record<LinkDirection, number> = { out: 0, in: 0 };
   /** Highest send order delivered so far, per direction. */
   readonly #maxDelivered: Record<LinkDirection, number> = { out: -1, in: -1 };
-  /** Send orders of first copies still in flight, per direction. */
+  /** Send orders of first copies still in flight, per direction, in the order sent (the first is the earliest). */
   readonly #inFlight: Record<LinkDirection, Set<number>> = { out: new Set(), in: new Set() };
+  /** First copies held back for reordering still in the queue, per direction: none, nothing to release. */
+  readonly #held: Record<LinkDirection, number> = { out: 0, in: 0 };
 
   constructor(inner: Transport, link: number, ctx: LinkContext) {
     this.#inner = inner;
@@ -142,11 +151,10 @@ export class FaultyTransport implements Transport {
       sentAt: now,
       delayMs: delay,
     };
-    const facts = { direction, packet: mark.packet, link: this.link, ...pick(info) };
     if (lose) {
       mark.lost = 'loss';
       mark.delayMs = 0; // It never travelled.
-      log.add(now, { kind: 'packet.lost', reason: 'loss', ...facts });
+      log.add(now, { kind: 'packet.lost', reason: 'loss', ...this.#facts(mark, info) });
       this.#ctx.mark({ transport: this, message, mark, delivered: false });
       return;
     }
@@ -155,6 +163,7 @@ export class FaultyTransport implements Transport {
     if (hold) {
       mark.heldMs = REORDER_HOLD_MS;
       mark.delayMs = delay + REORDER_HOLD_MS;
+      this.#held[direction]++;
     }
     this.#enqueue({
       mark,
@@ -167,7 +176,7 @@ export class FaultyTransport implements Transport {
     });
     if (duplicate) {
       mark.duplicated = true;
-      log.add(now, { kind: 'packet.duplicated', ...facts });
+      log.add(now, { kind: 'packet.duplicated', ...this.#facts(mark, info) });
       this.#enqueue({
         mark: { ...mark, delayMs: copyDelay },
         message,
@@ -179,18 +188,22 @@ export class FaultyTransport implements Transport {
       });
     }
     // A received message is reported when it comes out (#deliver); a sent one now, as the sender logs it.
-    if (direction === 'out')
-      this.#ctx.mark({ transport: this, message, mark: { ...mark }, delivered: true });
+    // Its mark is not changed after this (#deliver reports a sent message's arrival as a PacketUpdate).
+    if (direction === 'out') this.#ctx.mark({ transport: this, message, mark, delivered: true });
+  }
+
+  /** The facts a packet's fault event names, built only when there is an event. */
+  #facts(mark: NetMark, info: MessageInfo): PacketFacts {
+    return { direction: mark.direction, packet: mark.packet, link: this.link, ...pick(info) };
   }
 
   #enqueue(item: InFlight): void {
     this.#queue.push(item);
-    this.#queue.sort((a, b) => a.deliverAt - b.deliverAt || a.seq - b.seq);
     this.#arm();
   }
 
   #arm(): void {
-    const head = this.#queue[0];
+    const head = this.#queue.peek();
     if (!head || this.#closed) return;
     if (this.#timerAt !== undefined && this.#timerAt <= head.deliverAt) return;
     this.#disarm();
@@ -223,7 +236,7 @@ export class FaultyTransport implements Transport {
     this.#timer = undefined;
     this.#timerAt = undefined;
     while (!this.#closed) {
-      const head = this.#queue[0];
+      const head = this.#queue.peek();
       if (!head || head.deliverAt > this.#ctx.scheduler.now()) break;
       this.#queue.shift();
       this.#deliver(head);
@@ -236,20 +249,21 @@ export class FaultyTransport implements Transport {
     const now = scheduler.now();
     const { order } = item;
     const { direction } = item.mark;
-    const facts = { direction, packet: item.mark.packet, link: this.link, ...pick(item.info) };
     let reordered = false;
     if (item.copy === 1) {
-      this.#inFlight[direction].delete(order);
-      // Overtook an earlier message still in flight, or was overtaken by a later one.
+      const inFlight = this.#inFlight[direction];
+      if (inFlight.delete(order) && item.mark.heldMs) this.#held[direction]--;
+      // Overtook an earlier message still in flight (orders enter the set rising: its first is
+      // the earliest), or was overtaken by a later one.
+      const earliest: number | undefined = inFlight.values().next().value;
       reordered =
-        [...this.#inFlight[direction]].some((o) => o < order) ||
-        this.#maxDelivered[direction] > order;
+        (earliest !== undefined && earliest < order) || this.#maxDelivered[direction] > order;
       this.#maxDelivered[direction] = Math.max(this.#maxDelivered[direction], order);
-      this.#releaseHeld(direction, order, now);
+      if (this.#held[direction] > 0) this.#releaseHeld(direction, order, now);
       if (reordered)
         log.add(now, {
           kind: 'packet.reordered',
-          ...facts,
+          ...this.#facts(item.mark, item.info),
           ...(item.mark.heldMs ? { heldMs: item.mark.heldMs } : {}),
         });
     }
@@ -268,28 +282,23 @@ export class FaultyTransport implements Transport {
     }
     if (direction === 'out') {
       // A closed inner link has closed this one (onclose), so it is open here; a failed send is its error.
-      this.#inner
-        .send(item.message)
-        .catch((error: unknown) =>
-          this.onerror?.(error instanceof Error ? error : new Error(String(error))),
-        );
+      this.#inner.send(item.message).catch(this.#sendFailed);
       if (item.copy === 1) {
-        this.#ctx.packetUpdate({
-          packet: item.mark.packet,
-          at: now,
-          deliveredAt: now,
-          ...(reordered ? { reordered } : {}),
-          ...(rule ? { rule: rule.label } : {}),
-        });
+        const update: PacketUpdate = { packet: item.mark.packet, at: now, deliveredAt: now };
+        if (reordered) update.reordered = reordered;
+        if (rule) update.rule = rule.label;
+        this.#ctx.packetUpdate(update);
       }
     } else {
-      const mark: NetMark = {
-        ...item.mark,
-        deliveredAt: now,
-        ...(reordered ? { reordered } : {}),
-        ...(rule ? { rule: rule.label } : {}),
-      };
-      if (item.copy === 2) {
+      let mark: NetMark;
+      if (item.copy === 1) {
+        // Nobody has seen a received message's mark yet (#enter reported none): it is completed here.
+        mark = item.mark;
+        mark.deliveredAt = now;
+        if (reordered) mark.reordered = reordered;
+        if (rule) mark.rule = rule.label;
+      } else {
+        mark = { ...item.mark, deliveredAt: now };
         delete mark.duplicated;
         delete mark.heldMs;
         mark.duplicate = true;
@@ -300,10 +309,13 @@ export class FaultyTransport implements Transport {
     if (rule) this.#ctx.runRule(rule);
   }
 
+  readonly #sendFailed = (error: unknown): void =>
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+
   /** A held message goes right after the first later one in its direction, so it really is overtaken. */
   #releaseHeld(direction: LinkDirection, order: number, now: number): void {
     let released = false;
-    for (const other of this.#queue) {
+    this.#queue.forEach((other) => {
       if (
         other.mark.direction === direction &&
         other.copy === 1 &&
@@ -314,22 +326,17 @@ export class FaultyTransport implements Transport {
         other.deliverAt = now;
         released = true;
       }
-    }
-    if (released) this.#queue.sort((a, b) => a.deliverAt - b.deliverAt || a.seq - b.seq);
+    });
+    if (released) this.#queue.resort();
   }
 
   #lose(item: InFlight, reason: LossReason, now: number, rule?: string): void {
     const { direction } = item.mark;
-    if (item.copy === 1) this.#inFlight[direction].delete(item.order);
+    // A rule's loss comes after #deliver took it out of flight: it is counted out once.
+    if (item.copy === 1 && this.#inFlight[direction].delete(item.order) && item.mark.heldMs)
+      this.#held[direction]--;
     if (item.copy === 2) return; // The extra copy's loss changes nothing anyone could see.
-    this.#ctx.log.add(now, {
-      kind: 'packet.lost',
-      reason,
-      direction,
-      packet: item.mark.packet,
-      link: this.link,
-      ...pick(item.info),
-    });
+    this.#ctx.log.add(now, { kind: 'packet.lost', reason, ...this.#facts(item.mark, item.info) });
     if (direction === 'out')
       this.#ctx.packetUpdate({
         packet: item.mark.packet,
@@ -349,9 +356,8 @@ export class FaultyTransport implements Transport {
   #shut(reason: string, closeInner: boolean): void {
     if (this.#closed) return;
     const now = this.#ctx.scheduler.now();
-    const inFlight = this.#queue.filter((item) => item.copy === 1);
+    const inFlight = this.#queue.drain().filter((item) => item.copy === 1);
     for (const item of inFlight) this.#lose(item, 'link-dropped', now);
-    this.#queue = [];
     this.#closed = true;
     this.#disarm();
     this.#ctx.log.add(now, {

@@ -67,7 +67,12 @@ export interface MarkEvent {
   /** The link it travelled on: the transport the network's connector returned. */
   transport: Transport;
   message: unknown;
-  mark: NetMark;
+  /**
+   * The network's own mark, not a copy: every observer gets the same object,
+   * and it does not change after it is reported (a sent message's arrival
+   * comes as a PacketUpdate). Read it, keep it; never change it.
+   */
+  readonly mark: Readonly<NetMark>;
   delivered: boolean;
 }
 

@@ -210,6 +210,25 @@ describe('FaultyTransport', () => {
     expect(network.openLinks).toBe(0);
   });
 
+  it('C8: observers get each mark itself, and it never changes after it was reported', async () => {
+    const { clock, network, server, send } = await link({
+      seed: 99,
+      out: { latencyMs: 20, jitterMs: 15, lossRate: 0.2, duplicateRate: 0.3, reorderRate: 0.3 },
+      in: { latencyMs: 20, jitterMs: 15, lossRate: 0.2, duplicateRate: 0.3, reorderRate: 0.3 },
+    });
+    const reported: { mark: object; json: string }[] = [];
+    network.onMark(({ mark }) => reported.push({ mark, json: JSON.stringify(mark) }));
+    for (let id = 1; id <= 60; id++) {
+      send(request(id, 'tasks/get', { taskId: `t${id % 5}` }));
+      server.reply(result(id, { taskId: `t${id % 5}`, status: 'working' }));
+      clock.increment(id % 3 === 0 ? 0 : 7);
+    }
+    clock.increment(2000);
+    expect(reported.length).toBeGreaterThan(100);
+    expect(new Set(reported.map((r) => r.mark)).size).toBe(reported.length);
+    for (const { mark, json } of reported) expect(JSON.stringify(mark)).toBe(json);
+  });
+
   it('a server end that breaks (worker killed) breaks the link the same way', async () => {
     const { clock, server, lost, closes, updates, send } = await link({
       out: { latencyMs: 100 },
