@@ -5,6 +5,11 @@
  * away); once the page's own server runs again, that reason ("the server
  * is not running") is history, so the words say the server is up and the
  * client is waiting out its backoff, not what was true at the last attempt.
+ * The other way round: a killed server with no request in flight breaks
+ * nothing the client can see yet (the page's end of the link, the network's
+ * balancer, stays open), so the client still thinks it is connected; the
+ * words say the server is stopped and that the client will find out at its
+ * next request, not "Connected as learner".
  *
  * Tested in Node (`tests/unit/ui/link-words.test.ts`).
  */
@@ -25,8 +30,10 @@ export interface LinkFacts {
 }
 
 export interface LinkWords {
-  /** "Connected as learner", "Reconnecting…". */
+  /** "Connected as learner", "Reconnecting…", "Server stopped". */
   readonly label: string;
+  /** The state the link's dot shows: the client's, but `closed` once the page's own server is stopped. */
+  readonly dot: ConnectionState;
   /** Beside it while reconnecting: why, short; absent when there is nothing to add. */
   readonly detail: string | undefined;
   /** The same at length, for the tooltip. */
@@ -34,6 +41,15 @@ export interface LinkWords {
 }
 
 export function linkWords(facts: LinkFacts): LinkWords {
+  if (facts.state === 'open' && facts.remote === undefined && !facts.serverRunning)
+    return {
+      label: 'Server stopped',
+      dot: 'closed',
+      detail: 'client not told yet',
+      detailTitle:
+        "The server worker is stopped, but no request was in flight, so nothing the client can see broke: the page's end of the link (the network's balancer) is still open. Its next request fails, and then it reconnects with backoff.",
+    };
+  const dot = facts.state;
   const label =
     facts.state === 'open'
       ? facts.remote
@@ -46,13 +62,14 @@ export function linkWords(facts: LinkFacts): LinkWords {
           : 'Closed';
   const reason = facts.info.reason;
   if (facts.state !== 'reconnecting' || facts.offline || reason === undefined)
-    return { label, detail: undefined, detailTitle: undefined };
+    return { label, dot, detail: undefined, detailTitle: undefined };
   const waiting = facts.info.retryAt !== undefined;
   if (facts.remote === undefined && facts.serverRunning && waiting)
     return {
       label,
+      dot,
       detail: 'server up; retry after backoff',
       detailTitle: `The server runs (worker #${facts.serverGeneration}). The client's last attempt failed (${reason}); it tries again when its backoff ends, and cannot know before then that the server is up.`,
     };
-  return { label, detail: reason, detailTitle: reason };
+  return { label, dot, detail: reason, detailTitle: reason };
 }

@@ -85,6 +85,19 @@ export function faultMarks(
   }));
 }
 
+/** The key a mark is drawn under (and focused by): its first fault's `seq`. */
+export const markKey = (mark: FaultMark): number => mark.faults[0]!.seq;
+
+/**
+ * The mark that holds the fault `seq` now. While a task runs its timeline
+ * rescales, so a mark can merge with a neighbour (or split) and be drawn
+ * under another key: the focus and the tooltip follow the fault, to the mark
+ * that holds it, instead of being lost with the element that had them.
+ */
+export function markHolding(marks: readonly FaultMark[], seq: number): FaultMark | undefined {
+  return marks.find((mark) => mark.faults.some((fault) => fault.seq === seq));
+}
+
 /** "fault at 12:00:01.200: server worker #1 killed", or "3 faults: …; …; …" for a merged mark. */
 export function faultMarkLabel(faults: readonly FaultEvent[]): string {
   const lines = faults.map((f) => `${clockTime(f.at)} ${describeFault(f)}`);

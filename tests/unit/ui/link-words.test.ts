@@ -34,8 +34,9 @@ describe('linkWords', () => {
   });
 
   it('says nothing more when connected, offline (said apart), or with no reason yet', () => {
-    expect(linkWords({ ...backingOff, state: 'open' })).toEqual({
+    expect(linkWords({ ...backingOff, state: 'open', serverRunning: true })).toEqual({
       label: 'Connected as learner',
+      dot: 'open',
       detail: undefined,
       detailTitle: undefined,
     });
@@ -54,6 +55,32 @@ describe('linkWords', () => {
     expect(words.detail).toBe('HTTP 502');
     expect(
       linkWords({ ...backingOff, remote: 'http://127.0.0.1:3939/mcp', state: 'open' }).label,
+    ).toBe('Connected to 127.0.0.1:3939');
+  });
+
+  it('C8: a kill with no request in flight leaves the client connected as far as it knows: the words say the server is stopped', () => {
+    const killed = linkWords({
+      ...backingOff,
+      state: 'open',
+      info: { attempt: 0 },
+      serverRunning: false,
+    });
+    expect(killed.label).toBe('Server stopped');
+    expect(killed.label).not.toContain('Connected');
+    expect(killed.dot).toBe('closed');
+    expect(killed.detail).toBe('client not told yet');
+    expect(killed.detailTitle).toMatch(/next request fails/);
+    // Once restarted (or with a remote server, whose state the page cannot know), connected again.
+    expect(
+      linkWords({ ...backingOff, state: 'open', serverRunning: true, serverGeneration: 2 }).label,
+    ).toBe('Connected as learner');
+    expect(
+      linkWords({
+        ...backingOff,
+        state: 'open',
+        serverRunning: false,
+        remote: 'http://127.0.0.1:3939/mcp',
+      }).label,
     ).toBe('Connected to 127.0.0.1:3939');
   });
 });

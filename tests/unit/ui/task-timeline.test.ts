@@ -15,6 +15,8 @@ import {
 import type { SequenceMessage } from '../../../src/ui/sequence/sequence-model.ts';
 import {
   faultMarks,
+  markHolding,
+  markKey,
   marksAsFault,
   sideWords,
   timelineCounts,
@@ -102,6 +104,24 @@ describe('fault marks', () => {
     // Every fault is in exactly one mark: the count says what the marks show.
     for (const scale of [1, 10, 100, 1000])
       expect(faultMarks(faults, (t) => t / scale).flatMap((m) => m.faults)).toEqual(faults);
+  });
+});
+
+describe('a focused fault mark while the timeline rescales', () => {
+  it('C8: when its mark merges with a neighbour, the fault is found in the merged mark (focus and tooltip go there)', () => {
+    const faults = timelineFaults(killAndRestart(), 't1', 0);
+    const wide = faultMarks(faults, (t) => t / 10);
+    const restart = wide[1]!; // The restart's own mark, focused by the reader.
+    expect(restart.faults).toHaveLength(1);
+    // The task ran on: the same 10 s now take 10 px, and the restart's mark joins the kill's.
+    const squeezed = faultMarks(faults, (t) => t / 1000);
+    expect(squeezed.map(markKey)).not.toContain(markKey(restart));
+    const holder = markHolding(squeezed, markKey(restart));
+    expect(holder).toBe(squeezed[0]);
+    expect(markKey(holder!)).toBe(markKey(wide[0]!));
+    // Split again (wider), each fault's own mark holds it once more.
+    expect(markHolding(wide, markKey(restart))).toBe(restart);
+    expect(markHolding(squeezed, -1)).toBeUndefined();
   });
 });
 

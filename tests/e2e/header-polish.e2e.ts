@@ -1,0 +1,104 @@
+/**
+ * The header as a newcomer meets it: one row at 1440 px, whose Drop / Kill /
+ * Restart show a short word under their full names; Breakpoints named in
+ * words; a kill with no request in flight not read as "Connected"; on a
+ * phone, a pause said at the foot of the screen once the header has
+ * scrolled away; a file dragged over the page covers the whole window.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { openPlayground } from './playground.ts';
+
+const header = (page: Page): Locator => page.getByRole('banner');
+const link = (page: Page): Locator => header(page).locator('.bar [role="status"]').first();
+const time = (page: Page): Locator => header(page).getByRole('group', { name: 'World time' });
+
+/** The vertical middle of what `locator` draws. */
+async function middle(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not drawn');
+  return box.y + box.height / 2;
+}
+
+test('at 1440 px the header is one row: brand, views, Run, time, the link and Drop / Kill / Restart (full names, tooltips)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  const bar = header(page);
+  const drop = bar.getByRole('button', { name: 'Drop connection', exact: true });
+  const kill = bar.getByRole('button', { name: 'Kill server', exact: true });
+  const restart = bar.getByRole('button', { name: 'Restart server', exact: true });
+  await expect(drop).toHaveText('Drop');
+  await expect(kill).toHaveText('Kill');
+  await expect(restart).toHaveText('Restart');
+  await expect(kill).toHaveAttribute('title', /^Kill server: stops the server worker/);
+  // Breakpoints says its name, not a dot that reads as "record".
+  await expect(time(page).locator('summary')).toHaveText('Breakpoints');
+  const parts = [
+    bar.getByRole('heading', { name: 'MCP Tasks Playground' }),
+    bar.getByRole('navigation'),
+    bar.getByRole('button', { name: 'Run', exact: true }),
+    time(page).getByRole('button', { name: 'Pause' }),
+    time(page).locator('summary'),
+    link(page),
+    drop,
+    kill,
+    restart,
+  ];
+  const middles = await Promise.all(parts.map(middle));
+  expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(12);
+  expect((await bar.boundingBox())?.height).toBeLessThan(70);
+  // The link's words are whole in that row.
+  expect(await link(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});
+
+test('C8: a kill with no request in flight: the link says the server is stopped, not "Connected"', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await header(page).getByRole('button', { name: 'Kill server' }).click();
+  await expect(link(page)).toContainText('Server stopped');
+  await expect(link(page)).not.toContainText('Connected');
+  await expect(page.getByTestId('link-detail')).toHaveText('client not told yet');
+  await expect(page.getByTestId('link-detail')).toHaveAttribute('title', /next request fails/);
+  await header(page).getByRole('button', { name: 'Restart server' }).click();
+  await expect(link(page)).toContainText('worker #2');
+  await expect(link(page)).toContainText(/Connected as learner|Reconnecting…/);
+  await expect(link(page)).not.toContainText('Server stopped');
+});
+
+test('at 390 px a pause is said at the foot of the screen, with Resume, once the header has scrolled away', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await openPlayground(page);
+  await time(page).getByRole('button', { name: 'Pause' }).click();
+  await expect(time(page).getByRole('status')).toHaveText('Paused');
+  const notice = page.getByRole('region', { name: 'World paused' });
+  // The header is in view and says it: no second notice.
+  await expect(notice).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(time(page)).not.toBeInViewport();
+  await expect(notice).toBeInViewport();
+  await expect(notice).toContainText('World paused');
+  await notice.getByRole('button', { name: 'Resume' }).click();
+  await expect(time(page).getByRole('status')).toBeHidden();
+  await expect(notice).toHaveCount(0);
+});
+
+test('a file dragged over the page at 1440 px: the drop overlay covers the whole window', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.items.add(new File(['{}'], 'run.json', { type: 'application/json' }));
+    window.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, cancelable: true }));
+  });
+  const overlay = page.getByText('Drop a run file to replay it');
+  await expect(overlay).toBeVisible();
+  const box = await overlay.boundingBox();
+  // Inset 12 px on every side of the 1440 x 900 window.
+  expect(box).toEqual({ x: 12, y: 12, width: 1416, height: 876 });
+});
