@@ -1,18 +1,20 @@
 /**
  * Keeps the page's facts about followed tasks in step with their actors,
- * and the wire log, so a reload carries on (T12, M5). Persist facts, not
- * actors (STYLE.md): each snapshot is reduced to a `StoredTask`; on load a
- * fresh actor is seeded from it (`resumeInputOf`), or, for a task the page
- * stopped following, rebuilt in its final state (`finishedActor`).
+ * and the wire log, so a reload carries on (T12, M5). What is kept, and how
+ * it seeds a fresh actor, is `task-facts.ts`; this is when it is written.
  *
- * Task facts are written within the same tick they change, so a reload
- * right after an answer never asks it again. Wire messages are written in
- * batches. A failed write (storage full) leaves what was stored before
- * untouched and is reported through `onProblem`.
+ * What a reload must find (an answer, an unsent response, a cancel intent,
+ * an outcome, a new status: `factsChange` says `decisive`) is written within
+ * the same tick, so a reload right after an answer never asks it again.
+ * Progress alone (the poll count, the schedule, the report's progress text)
+ * changes on every poll of every task, so it is written at most once per
+ * `progressWriteMs` per task, and when the page closes. Wire messages are
+ * written in batches. A failed write (storage full) leaves what was stored
+ * before untouched, is reported through `onProblem`, and is tried again.
  */
-import { createActor, type SnapshotFrom } from 'xstate';
-import { taskMachine, type TaskMachineInput } from '../machines/task-machine.ts';
-import type { DetailedTask } from '../protocol/task.ts';
+import type { SnapshotFrom } from 'xstate';
+import { realTimers, type Timers } from '../clock/timers.ts';
+import type { taskMachine } from '../machines/task-machine.ts';
 import {
   storageProblemOf,
   type PageStore,
@@ -21,102 +23,17 @@ import {
   type StoredWireEntry,
 } from '../store/page-store.ts';
 import type { WireEntry } from './rpc-client.ts';
+import { factsChange, storedTaskOf, type FactsChange, type FollowFacts } from './task-facts.ts';
 import type { TaskActor } from './task-follower.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
 
-/** What the journal keeps about a task that its actor does not know. */
-export interface FollowFacts {
-  toolName: string;
-  arguments: Record<string, unknown>;
-  identity: string;
-  followedAt: number;
-}
-
-/** The facts to keep about a task, read from its actor's snapshot. */
-export function storedTaskOf(snapshot: TaskSnapshot, facts: FollowFacts): StoredTask {
-  const context = snapshot.context;
-  // A CreateTaskResult is a DetailedTask without the optional fields (T7, T10).
-  const task: DetailedTask = context.task;
-  return {
-    taskId: context.taskId,
-    toolName: facts.toolName,
-    arguments: facts.arguments,
-    identity: facts.identity,
-    task,
-    // The machine's own schedule (T12): absent while a tasks/get is out and once the task ended.
-    ...(context.nextPollAt !== undefined ? { nextPollAt: context.nextPollAt } : {}),
-    polls: context.polls,
-    answeredKeys: [...context.answeredKeys],
-    // Answers in a tasks/update that was not acknowledged count as unsent: sending twice is harmless (T15).
-    unsentResponses: { ...context.inFlight, ...context.unsent },
-    cancelRequested: context.cancelRequested,
-    ...(context.outcome ? { outcome: context.outcome } : {}),
-    ...(context.lastError ? { lastError: context.lastError } : {}),
-    followedAt: facts.followedAt,
-  };
-}
-
-/**
- * Whether `next` holds other facts than `last` (as JSON keeps them). Every
- * poll changes `polls` or `nextPollAt`, so those are compared first and the
- * whole record only when they agree: a JSON text per snapshot was a cost.
- */
-function storedDiffers(last: StoredTask, next: StoredTask): boolean {
-  if (
-    last.polls !== next.polls ||
-    last.nextPollAt !== next.nextPollAt ||
-    last.cancelRequested !== next.cancelRequested ||
-    last.outcome !== next.outcome
-  )
-    return true;
-  return JSON.stringify(last) !== JSON.stringify(next);
-}
-
-/** Input for a fresh actor that carries on following a stored task. */
-export function resumeInputOf(stored: StoredTask): TaskMachineInput {
-  return {
-    task: stored.task,
-    toolName: stored.toolName,
-    resume: {
-      answeredKeys: stored.answeredKeys,
-      unsent: stored.unsentResponses,
-      cancelRequested: stored.cancelRequested,
-      polls: stored.polls,
-      nextPollAt: stored.nextPollAt,
-    },
-  };
-}
-
-/** The facts a stored task was followed with. */
-export function followFactsOf(stored: StoredTask): FollowFacts {
-  return {
-    toolName: stored.toolName,
-    arguments: stored.arguments,
-    identity: stored.identity,
-    followedAt: stored.followedAt,
-  };
-}
-
-/**
- * An actor already in the final state a stored task ended in, for a card
- * that stays listed until cleared. Nothing runs: it is done from the start.
- */
-export function finishedActor(stored: StoredTask): TaskActor | undefined {
-  if (!stored.outcome) return undefined;
-  const input = resumeInputOf(stored);
-  // Never started: only its context is read, the work it would invoke never runs.
-  const context = createActor(taskMachine, { input }).getSnapshot().context;
-  const snapshot = taskMachine.resolveState({
-    value: stored.outcome,
-    context: {
-      ...context,
-      nextPollAt: undefined,
-      outcome: stored.outcome,
-      ...(stored.lastError ? { lastError: stored.lastError } : {}),
-    },
-  });
-  return createActor(taskMachine, { snapshot, input }).start();
+/** A task the journal keeps in step: its facts are read from `snapshot` when written. */
+interface Tracked {
+  facts: FollowFacts;
+  /** The latest snapshot seen (never a stopped or forgotten one). */
+  snapshot: TaskSnapshot;
+  stop(): void;
 }
 
 export interface TaskJournalOptions {
@@ -124,21 +41,30 @@ export interface TaskJournalOptions {
   onProblem?: (problem: StorageProblem | undefined) => void;
   /** How long wire messages gather before they are written together. */
   wireBatchMs?: number;
+  /** At most how often a task's progress alone (poll count, schedule) is written. */
+  progressWriteMs?: number;
   /** How long a load may wait for storage (a blocked open waits forever) before the page starts without it. */
   readTimeoutMs?: number;
+  /** The timers that batch writes: real time (a paused world clock must not hold the page's writes back). */
+  timers?: Timers;
 }
 
 export class TaskJournal {
   readonly #store: PageStore;
   readonly #onProblem: (problem: StorageProblem | undefined) => void;
   readonly #wireBatchMs: number;
+  readonly #progressWriteMs: number;
   readonly #readTimeoutMs: number;
-  readonly #tracked = new Map<string, () => void>();
-  /** Latest facts per task not yet written. */
-  readonly #dirty = new Map<string, StoredTask>();
+  readonly #timers: Timers;
+  readonly #tracked = new Map<string, Tracked>();
+  /** Tasks whose facts go into the next write: something a reload needs changed. */
+  readonly #due = new Set<string>();
+  /** Tasks whose progress alone changed: written when the progress timer fires. */
+  readonly #progress = new Set<string>();
+  #progressTimer: unknown;
   #taskWrite: Promise<void> | undefined;
   #wire: StoredWireEntry[] = [];
-  #wireTimer: ReturnType<typeof setTimeout> | undefined;
+  #wireTimer: unknown;
   #wireWrite: Promise<void> = Promise.resolve();
   #problem: StorageProblem | undefined;
 
@@ -146,7 +72,9 @@ export class TaskJournal {
     this.#store = store;
     this.#onProblem = options.onProblem ?? (() => {});
     this.#wireBatchMs = options.wireBatchMs ?? 250;
+    this.#progressWriteMs = options.progressWriteMs ?? 1000;
     this.#readTimeoutMs = options.readTimeoutMs ?? 5000;
+    this.#timers = options.timers ?? realTimers;
   }
 
   /** What is wrong with storage now, if anything. */
@@ -172,32 +100,30 @@ export class TaskJournal {
   /** Writes the task's facts now, and again whenever its actor changes them. */
   track(actor: TaskActor, facts: FollowFacts): void {
     const taskId = actor.getSnapshot().context.taskId;
-    this.#tracked.get(taskId)?.();
-    let written: StoredTask | undefined;
+    this.#tracked.get(taskId)?.stop();
+    const tracked: Tracked = { facts, snapshot: actor.getSnapshot(), stop: () => {} };
+    this.#tracked.set(taskId, tracked);
     let context: TaskSnapshot['context'] | undefined;
-    const write = (snapshot: TaskSnapshot): void => {
+    const seen = (snapshot: TaskSnapshot): void => {
       // "Stop following" deletes the task; stopping the actor (page closing) must change nothing.
       if (snapshot.value === 'forgotten' || snapshot.status === 'stopped') return;
-      // The facts kept come from the context alone, and XState keeps the same context object
-      // through a step that assigns nothing (a state entered, a timer armed): nothing to write.
-      if (snapshot.context === context) return;
+      const change = factsChange(context, snapshot.context);
       context = snapshot.context;
-      const stored = storedTaskOf(snapshot, facts);
-      if (written && !storedDiffers(written, stored)) return;
-      written = stored;
-      this.#queue(stored);
+      tracked.snapshot = snapshot;
+      this.#changed(taskId, change);
     };
-    write(actor.getSnapshot());
-    const subscription = actor.subscribe({ next: write, error: () => {} });
-    this.#tracked.set(taskId, () => subscription.unsubscribe());
+    seen(actor.getSnapshot());
+    const subscription = actor.subscribe({ next: seen, error: () => {} });
+    tracked.stop = () => subscription.unsubscribe();
   }
 
   /** Stops writing these tasks and deletes them: the user dismissed them. */
   async forget(taskIds: readonly string[]): Promise<void> {
     for (const id of taskIds) {
-      this.#tracked.get(id)?.();
+      this.#tracked.get(id)?.stop();
       this.#tracked.delete(id);
-      this.#dirty.delete(id);
+      this.#due.delete(id);
+      this.#progress.delete(id);
     }
     await this.#taskWrite;
     await this.#writing(() => this.#store.deleteTasks(taskIds));
@@ -213,51 +139,98 @@ export class TaskJournal {
       ...(reissueOf !== undefined ? { reissueOf } : {}),
       ...(http ? { http } : {}),
     });
-    this.#wireTimer ??= setTimeout(() => void this.#flushWire(), this.#wireBatchMs);
+    this.#wireTimer ??= this.#timers.setTimeout(() => void this.#flushWire(), this.#wireBatchMs);
   }
 
-  /** Writes everything pending now. */
+  /** Writes everything pending now, progress included. */
   async flush(): Promise<void> {
-    clearTimeout(this.#wireTimer);
+    this.#progressDue();
     await Promise.all([this.#flushTasks(), this.#flushWire()]);
+  }
+
+  /**
+   * The page goes away: every task still followed is written now, with its
+   * latest facts, marked as the page's last word (`keptAtClose`: a reload
+   * may keep its schedule, T12), in one write that waits for none in
+   * flight (IndexedDB still runs them in order), and the pending wire batch.
+   */
+  close(): Promise<void> {
+    this.#timers.clearTimeout(this.#progressTimer);
+    this.#progressTimer = undefined;
+    const last = [...this.#tracked.values()].flatMap((tracked): StoredTask[] => {
+      const stored = storedTaskOf(tracked.snapshot, tracked.facts);
+      if (tracked.snapshot.status === 'active') return [{ ...stored, keptAtClose: true }];
+      return this.#due.has(stored.taskId) || this.#progress.has(stored.taskId) ? [stored] : [];
+    });
+    this.#due.clear();
+    this.#progress.clear();
+    const tasks = last.length > 0 ? this.#writing(() => this.#store.putTasks(last)) : undefined;
+    return Promise.all([tasks, this.#flushWire()]).then(() => {});
   }
 
   /** Stops tracking every task and empties the store: tasks and wire log. */
   async clear(): Promise<void> {
-    for (const stop of this.#tracked.values()) stop();
+    for (const tracked of this.#tracked.values()) tracked.stop();
     this.#tracked.clear();
-    this.#dirty.clear();
+    this.#due.clear();
+    this.#progress.clear();
+    this.#timers.clearTimeout(this.#progressTimer);
+    this.#progressTimer = undefined;
     this.#wire = [];
-    clearTimeout(this.#wireTimer);
+    this.#timers.clearTimeout(this.#wireTimer);
     this.#wireTimer = undefined;
     await Promise.all([this.#taskWrite, this.#wireWrite]);
     await this.#writing(() => this.#store.clear());
   }
 
-  #queue(stored: StoredTask): void {
-    this.#dirty.set(stored.taskId, stored);
-    // Same tick: a reload right after an answer must find it written.
-    this.#taskWrite ??= this.#drainTasks();
+  #changed(taskId: string, change: FactsChange): void {
+    if (change === 'none') return;
+    if (change === 'decisive') {
+      this.#progress.delete(taskId);
+      this.#due.add(taskId);
+      // Same tick: a reload right after an answer must find it written.
+      this.#taskWrite ??= this.#drainTasks();
+      return;
+    }
+    // Already due: the next write takes its latest facts anyway.
+    if (this.#due.has(taskId)) return;
+    this.#progress.add(taskId);
+    this.#progressTimer ??= this.#timers.setTimeout(
+      () => this.#progressDue(),
+      this.#progressWriteMs,
+    );
+  }
+
+  /** The progress waiting is due now: it goes into the next write. */
+  #progressDue(): void {
+    this.#timers.clearTimeout(this.#progressTimer);
+    this.#progressTimer = undefined;
+    for (const id of this.#progress) this.#due.add(id);
+    this.#progress.clear();
+    if (this.#due.size > 0) this.#taskWrite ??= this.#drainTasks();
   }
 
   /**
-   * Writes the changed facts, one transaction at a time: what changes while
-   * one is being written goes into the next. A transaction per change piled
-   * up behind each other when many tasks were polled quickly, and a reload
-   * lost the ones still queued; now at most one write waits behind the one
-   * in flight, however busy the page is.
+   * Writes the due tasks' latest facts, one transaction at a time: what
+   * changes while one is being written goes into the next. A transaction
+   * per change piled up behind each other when many tasks were polled
+   * quickly, and a reload lost the ones still queued; now at most one write
+   * waits behind the one in flight, however busy the page is.
    */
   async #drainTasks(): Promise<void> {
     await Promise.resolve(); // Gather this tick's changes into one write.
     try {
-      while (this.#dirty.size > 0) {
-        const batch = [...this.#dirty.values()];
-        this.#dirty.clear();
+      while (this.#due.size > 0) {
+        const ids = [...this.#due];
+        this.#due.clear();
+        const batch = ids.flatMap((id) => {
+          const tracked = this.#tracked.get(id);
+          return tracked ? [storedTaskOf(tracked.snapshot, tracked.facts)] : [];
+        });
         const ok = await this.#writing(() => this.#store.putTasks(batch));
         if (ok) continue;
-        // Not written: keep them for the next try, unless newer facts came meanwhile.
-        for (const stored of batch)
-          if (!this.#dirty.has(stored.taskId)) this.#dirty.set(stored.taskId, stored);
+        // Not written: tried again with the next progress write, or sooner if something decisive changes.
+        for (const id of ids) if (this.#tracked.has(id)) this.#changed(id, 'progress');
         return;
       }
     } finally {
@@ -267,12 +240,13 @@ export class TaskJournal {
 
   async #flushTasks(): Promise<void> {
     await this.#taskWrite;
-    if (this.#dirty.size === 0) return;
+    if (this.#due.size === 0) return;
     this.#taskWrite = this.#drainTasks();
     await this.#taskWrite;
   }
 
   async #flushWire(): Promise<void> {
+    this.#timers.clearTimeout(this.#wireTimer);
     this.#wireTimer = undefined;
     const batch = this.#wire;
     this.#wire = [];

@@ -16,8 +16,8 @@ import {
   followFactsOf,
   resumeInputOf,
   type FollowFacts,
-  type TaskJournal,
-} from '../client/task-journal.ts';
+} from '../client/task-facts.ts';
+import type { TaskJournal } from '../client/task-journal.ts';
 import type { ElicitResult } from '../protocol/elicitation.ts';
 import type { CreateTaskResult, DetailedTask } from '../protocol/task.ts';
 import type { StoredTask } from '../store/page-store.ts';
@@ -184,7 +184,7 @@ export class FollowedTasks {
       this.#journal.track(finished, facts);
       return finished;
     }
-    const input = resumeInputOf(stored);
+    const input = resumeInputOf(stored, this.#now());
     const actor = this.#reportErrors(
       this.#follower.follow(input.task, input.toolName, input.resume),
     );

@@ -169,7 +169,7 @@ export class PageSession {
 
   /** The page goes away: pending writes are flushed, every client closes, a worker ends. */
   close(): Promise<void> {
-    const flushed = this.#storage.journal.flush();
+    const flushed = this.#storage.journal.close();
     this.#tasks.stopAll({ empty: false });
     this.client.close();
     this.#connections.closeAll();

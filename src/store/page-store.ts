@@ -36,6 +36,13 @@ export interface StoredTask {
   lastError?: { code?: number; message: string };
   /** Epoch ms when this page started following it: the list's order. */
   followedAt: number;
+  /**
+   * Written as the page closed, so these facts were its last word: a reload
+   * may poll when `nextPollAt` says, even if that is already past (T12).
+   * Any later write leaves it out: the journal writes progress (the poll
+   * count and schedule) only now and then, so an older schedule may be stale.
+   */
+  keptAtClose?: true;
 }
 
 /** One wire log message (the exact JSON that crossed the link). */

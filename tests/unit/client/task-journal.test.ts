@@ -4,80 +4,23 @@
  * rebuilt without running anything, and storage failures reported.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import {
-  finishedActor,
-  followFactsOf,
-  resumeInputOf,
-  TaskJournal,
-} from '../../../src/client/task-journal.ts';
+import { createActor, SimulatedClock } from 'xstate';
+import { followFactsOf, resumeInputOf } from '../../../src/client/task-facts.ts';
 import type { TaskActor } from '../../../src/client/task-follower.ts';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
-import type { CreateTaskResult, DetailedTask } from '../../../src/protocol/task.ts';
+import { TaskJournal } from '../../../src/client/task-journal.ts';
+import type { DetailedTask } from '../../../src/protocol/task.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 import type { PageStore, StorageProblem } from '../../../src/store/page-store.ts';
-import { storedTask } from '../helpers/stored-task.ts';
-
-/** Real time: these actors run on the wall clock, and the TTL counts from here. */
-const CREATED = new Date().toISOString();
-const handle: CreateTaskResult = {
-  resultType: 'task',
-  taskId: 't1',
-  status: 'working',
-  createdAt: CREATED,
-  lastUpdatedAt: CREATED,
-  ttlMs: 60_000,
-  pollIntervalMs: 20,
-};
-const ask = {
-  confirm: {
-    method: 'elicitation/create',
-    params: {
-      mode: 'form',
-      message: 'Delete?',
-      requestedSchema: { type: 'object', properties: {} },
-    },
-  },
-};
-const facts = {
-  toolName: 'confirm_delete',
-  arguments: { filename: 'a.txt' },
-  identity: 'learner',
-  followedAt: 1,
-};
-
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** A machine whose requests are recorded; tasks/get answers with `report()`. */
-function fakeMachine(report: () => DetailedTask, calls: { update: unknown[]; cancel: number }) {
-  return taskMachine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => report()),
-      // Never acknowledged: the answer stays in flight, as when the page reloads mid-request.
-      sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
-        async ({ input }) => {
-          calls.update.push(input.inputResponses);
-          await new Promise(() => {});
-        },
-      ),
-      sendCancel: fromPromise<void, { taskId: string }>(async () => {
-        calls.cancel++;
-      }),
-    },
-  });
-}
-
-const asking = (): DetailedTask => ({
-  ...handle,
-  resultType: undefined,
-  status: 'input_required',
-  inputRequests: ask,
-  lastUpdatedAt: new Date(Date.parse(CREATED) + 1000).toISOString(),
-});
-
-/** Waits for the actor to show the question; fails the test if it never does. */
-const asked = (actor: TaskActor) =>
-  vi.waitFor(() => expect(actor.getSnapshot().context.pendingInputs).toHaveProperty('confirm'));
+import {
+  asked,
+  asking,
+  CREATED,
+  facts,
+  fakeMachine,
+  handle,
+  tick,
+  withPutTasks,
+} from '../helpers/journal-actors.ts';
 
 describe('TaskJournal', () => {
   it('T12: a followed task is written within the tick it is followed, and as it changes', async () => {
@@ -134,7 +77,7 @@ describe('TaskJournal', () => {
     const [stored] = await new TaskJournal(store).load();
     const after = { update: [] as unknown[], cancel: 0 };
     const second: TaskActor = createActor(fakeMachine(asking, after), {
-      input: resumeInputOf(stored!),
+      input: resumeInputOf(stored!, Date.now()),
     }).start();
     await vi.waitFor(() =>
       expect(second.getSnapshot().context.polls).toBeGreaterThan(stored!.polls),
@@ -184,24 +127,6 @@ describe('TaskJournal', () => {
     expect(await stored()).not.toHaveProperty('nextPollAt');
   });
 
-  it('a task the page stopped following comes back finished, its outcome and error kept, with nothing running', () => {
-    const actor = finishedActor(
-      storedTask('t9', {
-        outcome: 'gone',
-        lastError: { code: -32602, message: 'Task not found: t9' },
-      }),
-    );
-    const snapshot = actor!.getSnapshot();
-    expect(snapshot.status).toBe('done');
-    expect(snapshot.value).toBe('gone');
-    expect(snapshot.context).toMatchObject({
-      taskId: 't9',
-      outcome: 'gone',
-      lastError: { code: -32602 },
-    });
-    expect(finishedActor(storedTask('t10'))).toBeUndefined();
-  });
-
   it('"Stop following" deletes the task; stopping the actor (the page closing) changes nothing', async () => {
     const store = new MemoryPageStore();
     const journal = new TaskJournal(store);
@@ -224,19 +149,10 @@ describe('TaskJournal', () => {
   it('a full disk is reported, the facts are tried again, and the report clears once a write works', async () => {
     const inner = new MemoryPageStore();
     let full = true;
-    const store: PageStore = {
-      ...Object.fromEntries(
-        ['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [
-          m,
-          (...a: unknown[]) =>
-            (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a),
-        ]),
-      ),
-      putTasks: async (tasks) => {
-        if (full) throw new DOMException('quota', 'QuotaExceededError');
-        return inner.putTasks(tasks);
-      },
-    } as PageStore;
+    const store = withPutTasks(inner, async (tasks) => {
+      if (full) throw new DOMException('quota', 'QuotaExceededError');
+      return inner.putTasks(tasks);
+    });
     const problems: (StorageProblem | undefined)[] = [];
     const journal = new TaskJournal(store, { onProblem: (p) => problems.push(p) });
     const calls = { update: [] as unknown[], cancel: 0 };
@@ -263,20 +179,11 @@ describe('TaskJournal', () => {
     const writes: number[] = [];
     let release: () => void = () => {};
     let slow = true;
-    const store: PageStore = {
-      ...Object.fromEntries(
-        ['deleteTasks', 'tasks', 'wire', 'clear', 'appendWire'].map((m) => [
-          m,
-          (...a: unknown[]) =>
-            (inner as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a),
-        ]),
-      ),
-      putTasks: async (tasks) => {
-        writes.push(tasks.length);
-        if (slow) await new Promise<void>((resolve) => (release = resolve)); // A slow disk: each write waits to be released.
-        return inner.putTasks(tasks);
-      },
-    } as PageStore;
+    const store = withPutTasks(inner, async (tasks) => {
+      writes.push(tasks.length);
+      if (slow) await new Promise<void>((resolve) => (release = resolve)); // A slow disk: each write waits to be released.
+      return inner.putTasks(tasks);
+    });
     const journal = new TaskJournal(store);
     const calls = { update: [] as unknown[], cancel: 0 };
     const actors: TaskActor[] = [];
