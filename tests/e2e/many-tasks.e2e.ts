@@ -151,7 +151,9 @@ test('three hundred tasks: scrolling draws the cards in view and no others, the 
   await scrollListTo(page, 0.02);
   await expect.poll(async () => (await cardsInView(page)).positions.length).toBeGreaterThan(0);
   const focusedAt = (await cardsInView(page)).positions.at(-1)!;
-  const stop = cardAt(page, focusedAt).getByRole('button', { name: 'Stop following' });
+  // The card's one button: "Stop following", "Dismiss" once the task is done (a slow burst under
+  // load can outlive the tasks' 5-minute TTL); the same element, so focus is what is tested.
+  const stop = cardAt(page, focusedAt).getByRole('button', { name: /^(Stop following|Dismiss)$/ });
   await stop.focus();
   await expect(stop).toBeFocused();
 
