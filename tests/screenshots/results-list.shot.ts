@@ -1,0 +1,33 @@
+/**
+ * The Results list after a burst of calls, at the three design widths in both
+ * themes: the newest calls drawn, "N earlier calls are not drawn" and its
+ * button under them (screenshots/widths/<width>-<scheme>-9-results.png).
+ */
+import { expect, test } from '@playwright/test';
+import { callTool, openPlayground, resultsRegion } from '../e2e/playground.ts';
+import { WIDTHS } from './widths-shoot.ts';
+
+for (const width of WIDTHS) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the Results list after 24 calls at ${width} px (${scheme})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await openPlayground(page);
+      await callTool(page, 'greet', { name: 'Ada' });
+      await page
+        .getByRole('form', { name: 'greet' })
+        .getByRole('button', { name: 'Call greet' })
+        .evaluate((button: HTMLButtonElement) => {
+          for (let i = 0; i < 23; i++) button.click();
+        });
+      const results = resultsRegion(page);
+      await expect(results).toContainText('4 earlier calls are not drawn');
+      await expect(results.getByText('Waiting for the answer…')).toHaveCount(0);
+      // The list's end, where the note and its button are.
+      const button = results.getByRole('button', { name: 'Show 4 earlier' });
+      await button.scrollIntoViewIfNeeded();
+      await results.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-results.png` });
+    });
+  }
+}
