@@ -18,7 +18,7 @@ import svelteConfig from './svelte.config.js';
 const ARCHITECTURE = {
   protocol: { folders: [], packages: ['zod', '@modelcontextprotocol/core'] },
   // The world clock: plain timers that can pause, for the page and the server worker alike.
-  clock: { folders: [], packages: [] },
+  clock: { folders: [], packages: ['tinyqueue'] },
   machines: { folders: ['protocol'], packages: ['xstate'] },
   server: {
     folders: ['protocol', 'machines', 'clock'],

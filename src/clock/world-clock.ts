@@ -8,6 +8,7 @@
  * the world time it had left, so at 0.5x a 1 s poll interval takes 2 s of
  * wall time. A playground control, not protocol.
  */
+import TinyQueue from 'tinyqueue';
 import { realTimers, type Timers } from './timers.ts';
 
 /** The slowest and fastest the world may run, as a multiple of wall time. */
@@ -15,6 +16,16 @@ export const MIN_RATE = 0.1;
 export const MAX_RATE = 4;
 /** The longest one wall timer may wait (setTimeout's 32-bit limit); a longer wait re-arms. */
 const MAX_WALL_WAIT_MS = 2_147_483_647;
+/**
+ * How long (wall ms) one wall timer may spend running the world timers due:
+ * those left wait for a later task (a wall timer of 0 ms). A thousand tasks
+ * answered in one batch fall due for their next poll in the same
+ * millisecond, and firing them all in one task blocks the page's frames for
+ * a fifth of a second. Spreading them only makes timers later, never
+ * earlier (a poll never comes sooner than its interval, T12), and keeps
+ * their order.
+ */
+export const FIRE_BUDGET_MS = 6;
 
 /** What another world clock needs to follow this one (the server worker's, through its control channel). */
 export interface WorldClockState {
@@ -32,6 +43,9 @@ interface WorldTimer {
   callback: () => void;
 }
 
+/** Earliest due first; timers due at the same time in the order they were set. */
+const earlierFirst = (a: WorldTimer, b: WorldTimer): number => a.due - b.due || a.seq - b.seq;
+
 /** Clamps a requested rate to what the world clock runs at. */
 export function clampRate(rate: number): number {
   if (!Number.isFinite(rate)) return 1;
@@ -40,7 +54,17 @@ export function clampRate(rate: number): number {
 
 export class WorldClock implements Timers {
   readonly #wall: Timers;
+  /** The timers waiting, by id: clearing one only removes it here. */
   readonly #timers = new Map<number, WorldTimer>();
+  /**
+   * The same timers as a heap, earliest first, so setting a timer and
+   * finding the next one due cost O(log n) however many wait (a page
+   * following 1,000 tasks keeps thousands: a poll timer per task, a timeout
+   * per request, the network's latencies), not a scan of all of them per
+   * timer fired. Cleared timers stay in the heap until they reach its top,
+   * where they are dropped ({@link #earliest}).
+   */
+  readonly #queue = new TinyQueue<WorldTimer>([], earlierFirst);
   readonly #listeners = new Set<() => void>();
   #nextId = 1;
   #paused = false;
@@ -116,7 +140,9 @@ export class WorldClock implements Timers {
   setTimeout(callback: () => void, ms: number): unknown {
     const id = this.#nextId++;
     const due = this.now() + Math.max(0, Number.isFinite(ms) ? ms : 0);
-    this.#timers.set(id, { due, seq: id, callback });
+    const timer = { due, seq: id, callback };
+    this.#timers.set(id, timer);
+    this.#queue.push(timer);
     if (!this.#paused && (!this.#armed || due < this.#armed.due)) this.#armWall(due);
     return id;
   }
@@ -231,11 +257,13 @@ export class WorldClock implements Timers {
     for (const listener of [...this.#listeners]) listener();
   }
 
+  /** The earliest timer still set, dropping cleared ones from the heap's top. */
   #earliest(): WorldTimer | undefined {
-    let first: WorldTimer | undefined;
-    for (const timer of this.#timers.values())
-      if (!first || timer.due < first.due || (timer.due === first.due && timer.seq < first.seq))
-        first = timer;
+    let first = this.#queue.peek();
+    while (first && this.#timers.get(first.seq) !== first) {
+      this.#queue.pop();
+      first = this.#queue.peek();
+    }
     return first;
   }
 
@@ -261,7 +289,7 @@ export class WorldClock implements Timers {
       handle: this.#wall.setTimeout(() => {
         if (this.#armed !== armed) return;
         this.#armed = undefined;
-        this.#fireDue();
+        this.#fireDue(FIRE_BUDGET_MS);
       }, wait),
     };
     this.#armed = armed;
@@ -272,15 +300,29 @@ export class WorldClock implements Timers {
     this.#armed = undefined;
   }
 
-  /** Runs the timers due now, earliest first (those they set run later, as with real timers), then re-arms. */
-  #fireDue(): void {
+  /**
+   * Runs the timers due now, earliest first (those they set run later, as
+   * with real timers), then re-arms. Given `budgetMs`, stops once that much
+   * wall time went by (after one timer at least): the rest stay due, and the
+   * re-arm fires them in a later task. A step or a sync runs all of them.
+   */
+  #fireDue(budgetMs = Infinity): void {
     const now = this.now();
-    const due = [...this.#timers.entries()]
-      .filter(([, timer]) => timer.due <= now)
-      .sort(([, a], [, b]) => a.due - b.due || a.seq - b.seq);
-    for (const [id, timer] of due) {
+    const startedAt = this.#wall.now();
+    // A timer a callback sets waits for the next round, even if due: its seq is past this bound
+    // (and it sorts after every timer already due, whose due is at most now).
+    const lastOfRound = this.#nextId;
+    let fired = 0;
+    for (
+      let timer = this.#earliest();
+      timer && timer.due <= now && timer.seq < lastOfRound;
+      timer = this.#earliest()
+    ) {
+      if (fired > 0 && this.#wall.now() - startedAt >= budgetMs) break;
+      fired++;
+      this.#queue.pop();
       // An earlier callback may have cleared it.
-      if (!this.#timers.delete(id)) continue;
+      if (!this.#timers.delete(timer.seq)) continue;
       try {
         timer.callback();
       } catch (error) {

@@ -66,12 +66,6 @@ async function main(): Promise<void> {
     process.stderr.write(`Cannot listen on ${host}:${portText}: ${errorMessage(error)}\n`);
     process.exit(1);
   }
-  console.log(`Grader listening on ${grader.url}`);
-  console.log(`Report card: ${grader.reportUrl} (JSON: ${grader.reportUrl}.json)`);
-  console.log(`Point your client at it and run each tool:`);
-  for (const tool of GRADER_TOOLS) console.log(`  ${tool.name}: ${tool.description}`);
-  console.log(`${CHECKS.length} checks; Ctrl-C prints the report card and exits.`);
-
   let stoppedAt: number | undefined;
   const stop = (signal: NodeJS.Signals): void => {
     // One Ctrl-C through npm arrives twice (the terminal's, and npm's forwarded copy): only a
@@ -89,8 +83,15 @@ async function main(): Promise<void> {
       () => process.exit(code),
     );
   };
+  // Listen before saying so: a Ctrl-C right after the line below must print the card, not kill.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+
+  console.log(`Grader listening on ${grader.url}`);
+  console.log(`Report card: ${grader.reportUrl} (JSON: ${grader.reportUrl}.json)`);
+  console.log(`Point your client at it and run each tool:`);
+  for (const tool of GRADER_TOOLS) console.log(`  ${tool.name}: ${tool.description}`);
+  console.log(`${CHECKS.length} checks; Ctrl-C prints the report card and exits.`);
 }
 
 await main();

@@ -47,6 +47,9 @@ export function applyReport(
   // shown for a key, add unseen keys, drop keys the server no longer lists.
   // fromEntries, not `obj[key] =`: keys come from the server ("__proto__").
   const requests = Object.entries(report.inputRequests ?? {});
+  // Nothing asked before or now (most polls): the same object, so readers that compare see no change.
+  if (requests.length === 0 && Object.keys(context.pendingInputs).length === 0)
+    return { task: report };
   const pendingInputs = Object.fromEntries(
     requests
       .filter(([key]) => !context.answeredKeys.includes(key))

@@ -95,9 +95,14 @@ export const taskMachine = setup({
     isProtocolError: (_, params: { error: unknown }) => rpcErrorCode(params.error) !== undefined,
   },
   actions: {
-    applyReport: assign(({ context }, params: { report: DetailedTask }) =>
-      applyReport(context, params.report),
-    ),
+    // `answered`: the report is a tasks/get's answer, so its failures are over and the
+    // next poll waits a whole interval from now (T12), by the interval it reports (T6).
+    // One assign for all three: each assign is a fresh context and snapshot, per poll per task.
+    applyReport: assign(({ context }, params: { report: DetailedTask; answered?: boolean }) => {
+      const applied = applyReport(context, params.report);
+      if (!params.answered) return applied;
+      return { ...applied, pollFailures: 0, nextPollAt: pollDueAt({ ...context, ...applied }) };
+    }),
     // T12: the next tasks/get waits a whole interval from the answer, or the backoff after a failure.
     schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
     scheduleRetry: assign(({ context }) => ({ nextPollAt: retryDueAt(context) })),
@@ -200,11 +205,10 @@ export const taskMachine = setup({
                 input: ({ context }) => ({ taskId: context.taskId }),
                 onDone: {
                   target: 'waiting',
-                  actions: [
-                    { type: 'applyReport', params: ({ event }) => ({ report: event.output }) },
-                    assign({ pollFailures: 0 }),
-                    'schedulePoll',
-                  ],
+                  actions: {
+                    type: 'applyReport',
+                    params: ({ event }) => ({ report: event.output, answered: true }),
+                  },
                 },
                 onError: [
                   // T13: unknown, expired or purged; asking again cannot help.

@@ -8,6 +8,11 @@
  * the log's comment says so (the status is then 200 for an answer, 0 for
  * none). Messages from the server outside any request (notifications,
  * pushes) and lost copies are in the run file only.
+ *
+ * HAR 1.2 allows a log with no pages, but viewers group entries by page
+ * (Chromium's network panel, HAR viewers show a page's title above its
+ * requests), so the run is one page, named after its scenario when it had
+ * one, and every entry references it (`pageref`).
  */
 import type { RunFile } from './run-file.ts';
 import type { RunWireEntry } from './run-events.ts';
@@ -44,16 +49,44 @@ export interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
+  /** The run's page ({@link RUN_PAGE_ID}). */
+  pageref: string;
   comment?: string;
+}
+
+/** A HAR 1.2 page: the run. The page timings are -1: the run is no page load. */
+export interface HarPage {
+  startedDateTime: string;
+  id: string;
+  title: string;
+  pageTimings: { onContentLoad: -1; onLoad: -1 };
+  comment: string;
 }
 
 export interface Har {
   log: {
     version: '1.2';
     creator: { name: string; version: string };
-    pages: [];
+    pages: [HarPage];
     entries: HarEntry[];
     comment: string;
+  };
+}
+
+/** The id of the run's one page, which every entry references. */
+export const RUN_PAGE_ID = 'run';
+
+/** The run as the HAR's one page: when it began, and its scenario's title if it had one. */
+function pageOf(run: RunFile, remote: string | undefined): HarPage {
+  const where = remote ?? 'the built-in server';
+  return {
+    startedDateTime: run.recordedAt,
+    id: RUN_PAGE_ID,
+    title: run.scenario
+      ? `${run.scenario.title} (scenario run, MCP Tasks Playground)`
+      : `MCP Tasks Playground run, ${run.recordedAt}`,
+    pageTimings: { onContentLoad: -1, onLoad: -1 },
+    comment: `Every MCP request the page sent to ${where} while recording.`,
   };
 }
 
@@ -117,6 +150,7 @@ export function harOf(run: RunFile): Har {
         },
         cache: {},
         timings: { send: 0, wait: 0, receive: 0 },
+        pageref: RUN_PAGE_ID,
         comment: [
           method ?? 'response',
           item.connection ? `connection ${item.connection}` : undefined,
@@ -161,7 +195,7 @@ export function harOf(run: RunFile): Har {
     log: {
       version: '1.2',
       creator: { name: 'MCP Tasks Playground', version: run.app.version },
-      pages: [],
+      pages: [pageOf(run, remote)],
       entries,
       comment: remote
         ? `MCP over Streamable HTTP to ${remote}, recorded ${run.recordedAt}. Messages the server sent outside any request are in the run file only.`

@@ -3,7 +3,15 @@
  * store over it. The server worker keeps its tasks in a database of its
  * own (src/server/idb/db.ts); the page only deletes that one, by name.
  */
-import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import {
+  deleteDB,
+  openDB,
+  unwrap,
+  type DBSchema,
+  type IDBPDatabase,
+  type IDBPTransaction,
+  type StoreNames,
+} from 'idb';
 import {
   BLOCKED_PROBLEM,
   mergeStoredTask,
@@ -16,27 +24,50 @@ import {
 } from './page-store.ts';
 
 export const PAGE_DATABASE = 'mcp-tasks-playground-page';
-export const PAGE_DB_VERSION = 1;
+export const PAGE_DB_VERSION = 2;
+
+/**
+ * A batch of wire messages, kept as one record: one `add` per batch instead
+ * of one per message. `end` counts the messages ever appended up to and
+ * including this chunk, so the keys only grow and the newest key says how
+ * many came before the next chunk.
+ */
+export interface StoredWireChunk {
+  end: number;
+  entries: StoredWireEntry[];
+}
 
 export interface PageDbSchema extends DBSchema {
   /** Followed tasks by id. */
   tasks: { key: string; value: StoredTask };
-  /** The wire log, oldest first (keys only grow). */
+  /** Version 1's wire log, one record per message; the v2 upgrade moves it into `wireChunks`. */
   wire: { key: number; value: StoredWireEntry & { id?: number } };
+  /** The wire log in chunks, oldest first, keyed by `end`. */
+  wireChunks: { key: number; value: StoredWireChunk };
 }
 
 type PageDb = IDBPDatabase<PageDbSchema>;
+type UpgradeTransaction = IDBPTransaction<
+  PageDbSchema,
+  StoreNames<PageDbSchema>[],
+  'versionchange'
+>;
 
 function openPageDb(
   name: string,
   hooks: { onBlocked: () => void; onBlocking: () => void },
 ): Promise<PageDb> {
   return openDB<PageDbSchema>(name, PAGE_DB_VERSION, {
-    upgrade(db, oldVersion) {
+    upgrade(db, oldVersion, _newVersion, transaction) {
       // v1: followed tasks, and the wire log.
       if (oldVersion < 1) {
         db.createObjectStore('tasks', { keyPath: 'taskId' });
         db.createObjectStore('wire', { keyPath: 'id', autoIncrement: true });
+      }
+      // v2: the wire log in chunks; what v1 kept becomes the first chunk, in its order.
+      if (oldVersion < 2) {
+        db.createObjectStore('wireChunks', { keyPath: 'end' });
+        void moveWireIntoChunks(db, transaction);
       }
     },
     blocked: hooks.onBlocked,
@@ -60,14 +91,22 @@ export class IdbPageStore implements PageStore {
     this.#onProblem = onProblem;
   }
 
+  /**
+   * One read for the whole batch (the stored records between its lowest and
+   * highest id), then a put per task without waiting for each: a read and a
+   * promise per task were most of the journal's cost while many tasks poll.
+   */
   async putTasks(tasks: readonly StoredTask[]): Promise<void> {
+    if (tasks.length === 0) return;
     const tx = (await this.#open()).transaction('tasks', 'readwrite');
     await allOrNothing(tx, async () => {
-      await Promise.all(
-        tasks.map(async (task) =>
-          tx.store.put(mergeStoredTask(await tx.store.get(task.taskId), task)),
-        ),
-      );
+      const ids = tasks.map((task) => task.taskId).sort();
+      const range = IDBKeyRange.bound(ids[0]!, ids.at(-1)!);
+      const stored = new Map((await tx.store.getAll(range)).map((task) => [task.taskId, task]));
+      // Requests run in the order made; a failed one aborts the transaction, and `done` says why.
+      const store = unwrap(tx.store);
+      for (const task of tasks) store.put(mergeStoredTask(stored.get(task.taskId), task));
+      commit(tx);
     });
   }
 
@@ -83,29 +122,35 @@ export class IdbPageStore implements PageStore {
     return all.sort((a, b) => a.followedAt - b.followedAt);
   }
 
+  /**
+   * The batch as one chunk, then the chunks that hold only messages beyond
+   * the limit go. Three requests a batch, however many messages it holds.
+   */
   async appendWire(entries: readonly StoredWireEntry[]): Promise<void> {
-    const tx = (await this.#open()).transaction('wire', 'readwrite');
+    if (entries.length === 0) return;
+    const tx = (await this.#open()).transaction('wireChunks', 'readwrite');
     // The oldest go only if the new ones went in: a full disk loses nothing already kept.
     await allOrNothing(tx, async () => {
-      // Requests run in the order made: no need to wait for each add before the next (an await per message).
-      await Promise.all(entries.map((entry) => tx.store.add({ ...entry })));
-      const excess = (await tx.store.count()) - WIRE_LOG_LIMIT;
-      if (excess <= 0) return;
-      const oldest = await tx.store.getAllKeys(null, excess);
-      const last = oldest.at(-1);
-      if (last !== undefined) await tx.store.delete(IDBKeyRange.upperBound(last));
+      // Read inside the transaction: another tab appending meanwhile waits for this one.
+      const newest = await tx.store.openKeyCursor(null, 'prev');
+      const end = (newest?.key ?? 0) + entries.length;
+      const store = unwrap(tx.store);
+      store.add({ end, entries: [...entries] } satisfies StoredWireChunk);
+      if (end > WIRE_LOG_LIMIT) store.delete(IDBKeyRange.upperBound(end - WIRE_LOG_LIMIT));
+      commit(tx);
     });
   }
 
   async wire(): Promise<StoredWireEntry[]> {
-    const rows = await (await this.#open()).getAll('wire');
-    return rows.map(({ id: _id, ...entry }) => entry);
+    const chunks = await (await this.#open()).getAll('wireChunks');
+    // The oldest kept chunk may start before the limit: only whole chunks are dropped.
+    return chunks.flatMap((chunk) => chunk.entries).slice(-WIRE_LOG_LIMIT);
   }
 
   async clear(): Promise<void> {
-    const tx = (await this.#open()).transaction(['tasks', 'wire'], 'readwrite');
+    const tx = (await this.#open()).transaction(['tasks', 'wireChunks'], 'readwrite');
     await allOrNothing(tx, async () => {
-      await Promise.all([tx.objectStore('tasks').clear(), tx.objectStore('wire').clear()]);
+      await Promise.all([tx.objectStore('tasks').clear(), tx.objectStore('wireChunks').clear()]);
     });
   }
 
@@ -128,6 +173,25 @@ export class IdbPageStore implements PageStore {
     });
     return opening;
   }
+}
+
+/**
+ * v1 kept one record per wire message: they become one chunk, oldest first
+ * (the last {@link WIRE_LOG_LIMIT} of them), and the v1 store goes. Inside
+ * the upgrade's transaction, so a failure leaves the database at v1 whole.
+ */
+async function moveWireIntoChunks(db: PageDb, transaction: UpgradeTransaction): Promise<void> {
+  if (!db.objectStoreNames.contains('wire')) return;
+  const rows = await transaction.objectStore('wire').getAll();
+  const entries = rows.map(({ id: _id, ...entry }) => entry).slice(-WIRE_LOG_LIMIT);
+  if (entries.length > 0)
+    await transaction.objectStore('wireChunks').add({ end: entries.length, entries });
+  db.deleteObjectStore('wire');
+}
+
+/** Asks the browser to commit now rather than once this task ends (where it can: not every engine has `commit`). */
+function commit(tx: { commit?: () => void }): void {
+  tx.commit?.();
 }
 
 /** Runs `work` in `tx` and commits it; if any step fails, aborts it so none of it is kept. */

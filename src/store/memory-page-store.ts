@@ -29,15 +29,20 @@ export class MemoryPageStore implements PageStore {
       .map((t) => structuredClone(t));
   }
 
+  /**
+   * Kept as given, not copied: a wire message is immutable once sent (its
+   * verdict is cached per object), and the journal builds each entry fresh.
+   * Appended in place, trimmed only once twice the limit is held: a batch
+   * costs its own size, not a copy of the whole log.
+   */
   async appendWire(entries: readonly StoredWireEntry[]): Promise<void> {
-    // Appended in place, trimmed only once twice the limit is held: a batch costs its own size,
-    // not a copy of the whole log (the page's path under load appends a batch every 250 ms).
-    for (const entry of structuredClone(entries)) this.#wire.push(entry);
+    for (const entry of entries) this.#wire.push(entry);
     if (this.#wire.length > 2 * WIRE_LOG_LIMIT) this.#wire = this.#wire.slice(-WIRE_LOG_LIMIT);
   }
 
+  /** Fresh entry objects over the same messages, as a read from IndexedDB gives objects of its own. */
   async wire(): Promise<StoredWireEntry[]> {
-    return structuredClone(this.#wire.slice(-WIRE_LOG_LIMIT));
+    return this.#wire.slice(-WIRE_LOG_LIMIT).map((entry) => ({ ...entry }));
   }
 
   async clear(): Promise<void> {

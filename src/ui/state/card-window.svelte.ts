@@ -31,10 +31,6 @@ export const MOUNTS_PER_FRAME = 3;
 /** A card's height before any card was measured (a compact card with its lifecycle chart). */
 const FIRST_GUESS_PX = 300;
 
-export interface CardWindowTask {
-  readonly asksForInput: boolean;
-}
-
 /** A card the list draws now, and the empty space standing before it. */
 export interface CardSlot<T> {
   readonly task: T;
@@ -45,7 +41,7 @@ export interface CardSlot<T> {
   readonly height: number;
 }
 
-export class CardWindow<T extends CardWindowTask> {
+export class CardWindow<T> {
   /** The cards drawn, in list order. */
   slots = $state.raw<readonly CardSlot<T>[]>([]);
   /** Empty space after the last drawn card. */
@@ -54,7 +50,7 @@ export class CardWindow<T extends CardWindowTask> {
   #tasks: readonly T[] = [];
   #open: T | undefined;
   #focused: T | undefined;
-  #askers = new Set<T>();
+  #askers: ReadonlySet<T> = new Set<T>();
   readonly #heights = new Map<T, number>();
   readonly #mounted = new Set<T>();
   readonly #taskOf = new WeakMap<Element, T>();
@@ -77,12 +73,13 @@ export class CardWindow<T extends CardWindowTask> {
   }
 
   /**
-   * Called from an effect with the list's tasks and the task whose detail is
-   * open. Reads each task's `asksForInput` (a flag that changes only when it
-   * flips), so a poll that changes nothing else costs the list no update.
+   * Called from an effect with the list's tasks, the task whose detail is
+   * open and those asking for input (kept from their flags, not read here
+   * over every task). Plans at the next frame: a burst of new tasks is
+   * planned once a frame, with one read of the list's place on screen,
+   * never once per task.
    */
-  follow(tasks: readonly T[], open: T | undefined): void {
-    const askers = new Set(tasks.filter((task) => task.asksForInput));
+  follow(tasks: readonly T[], open: T | undefined, askers: ReadonlySet<T>): void {
     untrack(() => {
       // The detail just closed: its card keeps its place until focus comes back to it.
       if (this.#open !== undefined && open === undefined) this.#focused ??= this.#open;
@@ -91,7 +88,7 @@ export class CardWindow<T extends CardWindowTask> {
       this.#askers = askers;
       const present = new Set(tasks);
       for (const task of this.#heights.keys()) if (!present.has(task)) this.#heights.delete(task);
-      this.#plan();
+      this.#schedule();
     });
   }
 

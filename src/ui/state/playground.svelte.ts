@@ -17,6 +17,7 @@ import { FollowedTask } from './followed-task.svelte.ts';
 import { NetworkControls } from './network.svelte.ts';
 import { PushControls } from './push.svelte.ts';
 import { watch } from './session-subscriber.ts';
+import { TaskTally } from './task-tally.svelte.ts';
 import { ToolCalls, type CallOutcome } from './tool-calls.svelte.ts';
 import { WireLog } from './wire-log.svelte.ts';
 import { XrayHistory } from './xray-history.ts';
@@ -48,6 +49,8 @@ export class Playground {
   /** The x-ray's readings over time, so a past history step can show what the store held then. */
   readonly #xrayHistory: XrayHistory;
   #tasks = $state.raw<readonly FollowedTask[]>([]);
+  /** How many tasks are done, which ask for input: kept from each task's flags, never by walking the list. */
+  readonly tally = new TaskTally<FollowedTask>();
   readonly #watchConnection: () => void;
   readonly #watchServer: () => void;
   readonly #watchTools: () => void;
@@ -75,7 +78,10 @@ export class Playground {
     session.on('wire-cleared', () => this.wire.clear());
     session.on('fault', (notice) => this.wire.addFault(notice));
     session.on('reset', () => this.calls.clear());
-    session.on('tasks', (actors) => (this.#tasks = actors.map((actor) => this.#card(actor))));
+    session.on('tasks', (actors) => {
+      this.#tasks = actors.map((actor) => this.#card(actor));
+      this.tally.follow(this.#tasks);
+    });
   }
 
   get connection(): ConnectionState {

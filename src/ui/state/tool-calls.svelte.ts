@@ -46,8 +46,32 @@ export function toCallError(error: unknown): CallError {
   };
 }
 
+/** Calls the Results list draws at first, newest first: a burst of a thousand draws these only. */
+export const NEWEST_DRAWN = 20;
+/** How many more calls each "Show earlier" draws. */
+export const EARLIER_STEP = 100;
+
+/** A drawn call and where it stands among all of them (1 = newest). */
+export interface PlacedCall {
+  readonly record: CallRecord;
+  readonly position: number;
+}
+
+/**
+ * Every call, kept so that a burst of N calls costs O(N) overall: a call is
+ * appended, an answer replaces its one record, and what the Results list
+ * draws (`window`) is read from the newest end, never by walking every call.
+ * Records are immutable: a change is a new record in the same place.
+ */
 export class ToolCalls {
-  #records = $state.raw<readonly CallRecord[]>([]);
+  /** Oldest first; a change replaces one entry. */
+  #calls: CallRecord[] = [];
+  /** Where each call's id sits in `#calls` (rebuilt only when a call is dismissed). */
+  #indexOf = new Map<number, number>();
+  /** Calls asking for input before a task exists (T16): few, and drawn wherever they are. */
+  #askingIds = new Set<number>();
+  /** Bumped on every change: what readers depend on, instead of a copied array. */
+  #version = $state(0);
   readonly #callTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>;
   readonly #now: () => number;
   #nextId = 1;
@@ -64,9 +88,37 @@ export class ToolCalls {
     this.#now = now;
   }
 
-  /** Newest first. */
+  /** How many calls are listed. */
+  get count(): number {
+    void this.#version;
+    return this.#calls.length;
+  }
+
+  /** Newest first, every call: a copy (a scenario's observation and tests read it; the page reads `window`). */
   get records(): readonly CallRecord[] {
-    return this.#records;
+    void this.#version;
+    return this.#calls.toReversed();
+  }
+
+  /**
+   * What the Results list draws: the newest `newest` calls, newest first,
+   * then any older call still asking for input (its form stays in reach,
+   * T16). Costs `newest` plus the askers, whatever the number of calls.
+   */
+  window(newest: number): readonly PlacedCall[] {
+    void this.#version;
+    const calls = this.#calls;
+    const placed: PlacedCall[] = [];
+    const last = calls.length - 1;
+    const oldestDrawn = Math.max(0, calls.length - newest);
+    for (let i = last; i >= oldestDrawn; i--)
+      placed.push({ record: calls[i]!, position: last - i + 1 });
+    const older = [...this.#askingIds]
+      .map((id) => this.#indexOf.get(id)!)
+      .filter((i) => i < oldestDrawn)
+      .sort((a, b) => b - a);
+    for (const i of older) placed.push({ record: calls[i]!, position: last - i + 1 });
+    return placed;
   }
 
   /** Calls a tool, declaring the tasks extension or not (T1, M4); resolves with how its first round ended. */
@@ -80,13 +132,15 @@ export class ToolCalls {
       rounds: 0,
       outcome: { kind: 'pending' },
     };
-    this.#records = [record, ...this.#records];
+    this.#indexOf.set(record.id, this.#calls.length);
+    this.#calls.push(record);
+    this.#version++;
     return this.#round(record.id, undefined, undefined);
   }
 
   /** Answers one input request of a call; the call is retried once all are answered (T16). */
   answer(callId: number, key: string, response: ElicitResult): void {
-    const record = this.#records.find((r) => r.id === callId);
+    const record = this.#find(callId);
     if (record?.outcome.kind !== 'input' || !Object.hasOwn(record.outcome.requests, key)) return;
     const { requests, requestState } = record.outcome;
     const answers = { ...record.outcome.answers, [key]: response };
@@ -99,11 +153,25 @@ export class ToolCalls {
 
   /** Forgets every record (a scenario starts clean); answers still on their way are dropped. */
   clear(): void {
-    this.#records = [];
+    this.#calls = [];
+    this.#indexOf = new Map();
+    this.#askingIds = new Set();
+    this.#version++;
   }
 
   dismiss(callId: number): void {
-    this.#records = this.#records.filter((r) => r.id !== callId);
+    const at = this.#indexOf.get(callId);
+    if (at === undefined) return;
+    // A click, not a burst: re-indexing the calls after it is fine here.
+    this.#calls.splice(at, 1);
+    this.#askingIds.delete(callId);
+    this.#indexOf = new Map(this.#calls.map((r, i) => [r.id, i]));
+    this.#version++;
+  }
+
+  #find(callId: number): CallRecord | undefined {
+    const at = this.#indexOf.get(callId);
+    return at === undefined ? undefined : this.#calls[at];
   }
 
   async #round(
@@ -111,7 +179,7 @@ export class ToolCalls {
     inputResponses: Record<string, unknown> | undefined,
     requestState: string | undefined,
   ): Promise<CallOutcome> {
-    const record = this.#records.find((r) => r.id === callId);
+    const record = this.#find(callId);
     if (!record) return { kind: 'pending' };
     this.#set(callId, { rounds: record.rounds + 1, outcome: { kind: 'pending' } });
     try {
@@ -142,9 +210,16 @@ export class ToolCalls {
     }
   }
 
-  /** Changes one record; returns its outcome as it now stands. */
+  /** Changes one record (a new record in its place); returns its outcome as it now stands. */
   #set(callId: number, patch: Partial<Pick<CallRecord, 'rounds' | 'outcome'>>): CallOutcome {
-    this.#records = this.#records.map((r) => (r.id === callId ? { ...r, ...patch } : r));
-    return this.#records.find((r) => r.id === callId)?.outcome ?? { kind: 'pending' };
+    const at = this.#indexOf.get(callId);
+    // Dismissed or cleared while its answer was on the way: nothing to change.
+    if (at === undefined) return { kind: 'pending' };
+    const record = { ...this.#calls[at]!, ...patch };
+    this.#calls[at] = record;
+    if (record.outcome.kind === 'input') this.#askingIds.add(callId);
+    else this.#askingIds.delete(callId);
+    this.#version++;
+    return record.outcome;
   }
 }

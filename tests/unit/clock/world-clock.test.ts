@@ -259,4 +259,45 @@ describe('WorldClock', () => {
     timers.increment(250);
     expect(world.now()).toBe(1_001_250);
   });
+
+  it('T12: with thousands of timers set, each fires once at its due time, earliest first and in the order set, and a cleared one never', () => {
+    const { wall, world } = worldOnSimulatedWall();
+    const fired: { id: number; world: number }[] = [];
+    const cleared = new Set<number>();
+    const due = new Map<number, number>();
+    // A seeded spread of delays, many sharing a due time, a third cleared before they fire.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let id = 0; id < 3000; id++) {
+      const ms = 1 + (next() % 500);
+      const handle = world.setTimeout(() => fired.push({ id, world: world.now() }), ms);
+      due.set(id, world.now() + ms);
+      if (next() % 3 === 0) {
+        world.clearTimeout(handle);
+        cleared.add(id);
+      }
+    }
+    for (let step = 0; step < 500; step++) wall.increment(1);
+    const expected = [...due]
+      .filter(([id]) => !cleared.has(id))
+      .sort(([a, dueA], [b, dueB]) => dueA - dueB || a - b)
+      .map(([id, at]) => ({ id, world: at }));
+    expect(fired).toEqual(expected);
+    expect(world.pendingTimers).toBe(0);
+    expect(world.nextDue).toBeUndefined();
+  });
+
+  it('runs a timer set by a firing callback in a later round, even when it is due at once', () => {
+    const { wall, world } = worldOnSimulatedWall();
+    const order: string[] = [];
+    world.setTimeout(() => {
+      order.push('first');
+      world.setTimeout(() => order.push('set by first'), 0);
+    }, 10);
+    world.setTimeout(() => order.push('second'), 10);
+    wall.increment(10);
+    expect(order.slice(0, 2)).toEqual(['first', 'second']);
+    wall.increment(0);
+    expect(order).toEqual(['first', 'second', 'set by first']);
+  });
 });

@@ -125,7 +125,8 @@ describe('machineGraph(taskMachine)', () => {
     const done = edge('active.lifecycle.polling', 'active.lifecycle.waiting', 'done pollTask');
     expect(done).toHaveLength(1);
     expect(done[0]?.trigger).toBe('done');
-    expect(done[0]?.actions).toContain('applyReport');
+    // One action per answer: the report, its failures cleared and the next poll, in one context update.
+    expect(done[0]?.actions).toEqual(['applyReport']);
 
     const after = edge(
       'active.lifecycle.waiting',

@@ -41,6 +41,25 @@ describe('taskMachine: context.nextPollAt', () => {
     expect(snap().context.nextPollAt).toBe(BASE + 1250 + 400);
   });
 
+  it('T12, T14: a tasks/get answer clears the failures and schedules by the interval it reports, and a poll asking nothing keeps pendingInputs as it was', async () => {
+    let n = 0;
+    const { advance, snap } = follow({
+      task: { pollIntervalMs: 300 },
+      poll: () => {
+        n++;
+        if (n === 1) return Promise.reject(new Error('connection reset'));
+        return report('working', { pollIntervalMs: 200 }, n);
+      },
+    });
+    const before = snap().context.pendingInputs;
+    await advance(300); // fails: retry after max(300, backoff 500)
+    expect(snap().context.pollFailures).toBe(1);
+    await advance(500); // answered at 800, reporting 200 ms
+    expect(snap().context.pollFailures).toBe(0);
+    expect(snap().context.nextPollAt).toBe(BASE + 1000);
+    expect(snap().context.pendingInputs).toBe(before);
+  });
+
   it('C8, T12: after a failed tasks/get nextPollAt is the backoff retry time, and the retry goes out then', async () => {
     const { calls, advance, snap } = follow({
       task: { pollIntervalMs: 100 },

@@ -5,7 +5,7 @@
  * carried over; the built-in worker said to be a MessagePort.
  */
 import { describe, expect, it } from 'vitest';
-import { harOf, type Har } from '../../../src/record/har.ts';
+import { harOf, RUN_PAGE_ID, type Har } from '../../../src/record/har.ts';
 import type { RunFile } from '../../../src/record/run-file.ts';
 import type { RunEvent } from '../../../src/record/run-events.ts';
 import { sampleRun, SAMPLE_T0 } from '../../../scripts/bench/sample-run.ts';
@@ -27,7 +27,25 @@ function expectHar12(har: Har): void {
   expect(har.log.version).toBe('1.2');
   expect(har.log.creator).toEqual({ name: expect.any(String), version: expect.any(String) });
   expect(Array.isArray(har.log.entries)).toBe(true);
+  // Pages (optional in HAR 1.2, liked by viewers): each with the fields the format requires.
+  const pageIds = new Set<string>();
+  for (const page of har.log.pages) {
+    expect(Number.isNaN(Date.parse(page.startedDateTime))).toBe(false);
+    expect(page).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        title: expect.any(String),
+        pageTimings: expect.any(Object),
+      }),
+    );
+    for (const timing of Object.values(page.pageTimings))
+      expect(timing === -1 || timing >= 0).toBe(true);
+    expect(pageIds.has(page.id)).toBe(false);
+    pageIds.add(page.id);
+  }
   for (const entry of har.log.entries) {
+    // A pageref names one of the log's pages.
+    if (entry.pageref !== undefined) expect(pageIds.has(entry.pageref)).toBe(true);
     expect(Number.isNaN(Date.parse(entry.startedDateTime))).toBe(false);
     expect(entry.time).toBeGreaterThanOrEqual(0);
     const { request, response, timings } = entry;
@@ -148,5 +166,36 @@ describe('HAR export of the wire', () => {
     });
     expect(entry!.timings).toEqual({ send: 0, wait: 31, receive: 9 });
     expect(har.log.comment).toMatch(/Streamable HTTP to http:\/\/localhost:3000\/mcp/);
+  });
+
+  it('one page for the run, named after its scenario when it had one, and every entry references it', () => {
+    const events = [
+      wire(0, 'out', { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      wire(5, 'out', { jsonrpc: '2.0', method: 'notifications/initialized' }),
+      wire(9, 'in', { jsonrpc: '2.0', id: 1, result: { tools: [] } }),
+    ];
+    const plain = harOf(runWith(events, { kind: 'built-in' }));
+    expectHar12(plain);
+    expect(plain.log.pages).toEqual([
+      {
+        startedDateTime: '2026-07-28T10:00:00.000Z',
+        id: RUN_PAGE_ID,
+        title: 'MCP Tasks Playground run, 2026-07-28T10:00:00.000Z',
+        pageTimings: { onContentLoad: -1, onLoad: -1 },
+        comment: expect.stringContaining('the built-in server'),
+      },
+    ]);
+    expect(plain.log.entries).toHaveLength(2);
+    for (const entry of plain.log.entries) expect(entry.pageref).toBe(RUN_PAGE_ID);
+
+    const scenario = harOf({
+      ...runWith(events, { kind: 'remote', url: 'http://localhost:3000/mcp' }),
+      scenario: { id: 'cancel-race', title: 'The cancel race' },
+    });
+    expectHar12(scenario);
+    expect(scenario.log.pages[0].title).toBe(
+      'The cancel race (scenario run, MCP Tasks Playground)',
+    );
+    expect(scenario.log.pages[0].comment).toContain('http://localhost:3000/mcp');
   });
 });

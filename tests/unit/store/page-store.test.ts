@@ -32,6 +32,26 @@ function pageStoreContract(name: string, make: () => PageStore): void {
       ]);
     });
 
+    it('T14: a batch merges each of its tasks with what is stored, and leaves the others alone', async () => {
+      const store = make();
+      await store.putTasks([
+        storedTask('a', { answeredKeys: ['confirm'] }),
+        storedTask('b', { cancelRequested: true, polls: 3 }),
+        storedTask('c', { polls: 7 }),
+      ]);
+      await store.putTasks([
+        storedTask('a', { polls: 5 }),
+        storedTask('c', { polls: 8, nextPollAt: 900 }),
+        storedTask('d'),
+      ]);
+      expect(await store.tasks()).toEqual([
+        storedTask('a', { answeredKeys: ['confirm'], polls: 5 }),
+        storedTask('b', { cancelRequested: true, polls: 3 }),
+        storedTask('c', { polls: 8, nextPollAt: 900 }),
+        storedTask('d'),
+      ]);
+    });
+
     it(`keeps the last ${WIRE_LOG_LIMIT} wire messages, dropping the oldest`, async () => {
       const store = make();
       const entries = Array.from({ length: WIRE_LOG_LIMIT + 5 }, (_, i) => ({
@@ -77,6 +97,25 @@ function pageStoreContract(name: string, make: () => PageStore): void {
 
 pageStoreContract('MemoryPageStore', () => new MemoryPageStore());
 pageStoreContract('IdbPageStore', () => new IdbPageStore(`page-test-${++names}`));
+
+describe('IdbPageStore shared by two tabs', () => {
+  it('T12: two tabs appending in turn keep one wire log, in the order written', async () => {
+    const name = `page-test-${++names}`;
+    const [first, second] = [new IdbPageStore(name), new IdbPageStore(name)];
+    const entry = (at: number) => ({ at, direction: 'out' as const, message: { id: at } });
+    await first.appendWire([entry(1), entry(2)]);
+    await second.appendWire([entry(3)]);
+    await first.appendWire([entry(4)]);
+    // At once: each batch whole, in whichever order the two transactions ran, none lost.
+    await Promise.all([second.appendWire([entry(5), entry(6)]), first.appendWire([entry(7)])]);
+    const kept = (await first.wire()).map((e) => e.at);
+    expect(kept.slice(0, 4)).toEqual([1, 2, 3, 4]);
+    expect([
+      [5, 6, 7],
+      [7, 5, 6],
+    ]).toContainEqual(kept.slice(4));
+  });
+});
 
 describe('IdbPageStore when storage is full', () => {
   const realPut = IDBObjectStore.prototype.put;
