@@ -7,13 +7,10 @@
  * reading, so only the cards drawn (and the open detail) pay for a seek:
  * a run's thousand tasks cost a thousand nothings.
  */
-import type { CardWindowTask } from './card-window.svelte.ts';
 import { ReplayTask, type ReplayMoment } from './replay-task.svelte.ts';
 
-export class ReplayListedTask implements CardWindowTask {
+export class ReplayListedTask {
   readonly taskId: string;
-  /** Nothing in a replay asks for input: the recording answered, or did not, long ago. */
-  readonly asksForInput = false;
   readonly #moment: () => ReplayMoment;
   readonly #now = $derived.by(() => {
     const at = this.#moment();
