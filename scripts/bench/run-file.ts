@@ -5,11 +5,13 @@
  * floor any reader pays. In Node; the page runs the same code. `--small`
  * measures the 3,000-message run only.
  */
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseRunFile, serializeRunFile, type RunFile } from '../../src/record/run-file.ts';
 import type { RunEvent } from '../../src/record/run-events.ts';
-import type { BenchPart } from './context.ts';
-import { figure, type Figure } from './figures.ts';
+import type { BenchContext, BenchPart } from './context.ts';
+import { figure, percentile, type Figure } from './figures.ts';
+import { measureSeek } from './replay-seek.ts';
 import { sampleRun, SAMPLE_T0 } from './sample-run.ts';
 
 const PART = 'run-file';
@@ -101,6 +103,71 @@ function median(rounds: number, work: () => void): number {
   return times[Math.floor(times.length / 2)]!;
 }
 
+/** The replay of the same file in the page: its open, then jumps of the slider and a drag (`replay-seek.ts`). */
+async function seekFigures(ctx: BenchContext, text: string, label: string): Promise<Figure[]> {
+  const path = `${ctx.outDir}/run-file-seek.json`;
+  writeFileSync(path, text);
+  ctx.log(`${PART}: opening ${label} in the replay, then seeking`);
+  const seek = await measureSeek(ctx, path, ctx.small ? 'small' : 'full');
+  const open = { name: "the open's longest task", value: seek.openLongestTaskMs };
+  const frame = { name: 'an idle frame', value: seek.idleFrameMs };
+  return [
+    figure(
+      PART,
+      `replay open, ${label}`,
+      seek.openMs,
+      'ms',
+      undefined,
+      'from the file picked to the slider drawn',
+    ),
+    figure(
+      PART,
+      `replay open: longest main-thread task, ${label}`,
+      seek.openLongestTaskMs,
+      'ms',
+      frame,
+    ),
+    figure(
+      PART,
+      `replay seek (${seek.jumpSettleMs.length} jumps): longest main-thread task, ${label}`,
+      Math.max(...seek.jumpLongestTaskMs),
+      'ms',
+      open,
+      'a task while a jump settles, from a Chromium trace (RunTask); the goal is under 50 ms',
+    ),
+    figure(
+      PART,
+      `replay seek: p95 of each jump's longest task, ${label}`,
+      percentile(seek.jumpLongestTaskMs, 95),
+      'ms',
+      open,
+    ),
+    figure(
+      PART,
+      `replay seek: p50 until the view is still, ${label}`,
+      percentile(seek.jumpSettleMs, 50),
+      'ms',
+      frame,
+      "from the slider's input to the last DOM change it caused (cards drawn over later frames included)",
+    ),
+    figure(
+      PART,
+      `replay seek: p95 until the view is still, ${label}`,
+      percentile(seek.jumpSettleMs, 95),
+      'ms',
+      frame,
+    ),
+    figure(
+      PART,
+      `replay drag (an input every 4 ms): longest main-thread task, ${label}`,
+      seek.dragLongestTaskMs,
+      'ms',
+      open,
+    ),
+    figure(PART, `replay drag: frame p95, ${label}`, seek.dragFrameP95Ms, 'ms', frame),
+  ];
+}
+
 export const runFile: BenchPart = {
   name: PART,
   async run(ctx) {
@@ -128,6 +195,8 @@ export const runFile: BenchPart = {
           'import includes JSON.parse; the ratio is what the schema check costs on top',
         ),
       );
+      if (messages === (ctx.small ? 3000 : 100_000))
+        figures.push(...(await seekFigures(ctx, text, label)));
     }
     return figures;
   },

@@ -48,6 +48,9 @@ export class ReplayPlayer {
   /** Ticker time of the last advance while playing. */
   #lastTick = 0;
   #cancel: (() => void) | undefined;
+  /** The newest time the slider asked for since the last tick, and the tick that will seek it. */
+  #scrubTo: number | undefined;
+  #cancelScrub: (() => void) | undefined;
 
   constructor(index: RunIndex, ticker: Ticker) {
     this.index = index;
@@ -116,8 +119,9 @@ export class ReplayPlayer {
     this.#changed();
   }
 
-  /** Moves the cursor (clamped to the run); playing carries on from there. */
+  /** Moves the cursor (clamped to the run); playing carries on from there. A scrub not made yet is dropped. */
   seek(t: number): void {
+    this.#dropScrub();
     const clamped = Math.min(this.duration, Math.max(0, Number.isFinite(t) ? t : 0));
     this.#lastTick = this.#ticker.now();
     if (clamped === this.#cursor) return;
@@ -126,10 +130,39 @@ export class ReplayPlayer {
   }
 
   /**
+   * The slider's input: moves the cursor at the next tick, to the newest
+   * time asked for by then. A pointer dragging the thumb (or a key held on
+   * it) reports faster than frames, and each seek redraws the views, so a
+   * drag makes one seek per frame, never a backlog of seeks to times
+   * already passed.
+   */
+  scrub(t: number): void {
+    this.#scrubTo = t;
+    this.#cancelScrub ??= this.#ticker.later(() => {
+      this.#cancelScrub = undefined;
+      const to = this.#scrubTo;
+      this.#scrubTo = undefined;
+      if (to !== undefined) this.seek(to);
+    });
+  }
+
+  /** A step from where the slider was dragged to, not from where the last frame had got. */
+  #makeScrub(): void {
+    if (this.#scrubTo !== undefined) this.seek(this.#scrubTo);
+  }
+
+  #dropScrub(): void {
+    this.#cancelScrub?.();
+    this.#cancelScrub = undefined;
+    this.#scrubTo = undefined;
+  }
+
+  /**
    * Pauses and moves to the next message (or state change) after what is
    * shown; returns whether there was one.
    */
   stepForward(target: StepTarget): boolean {
+    this.#makeScrub();
     this.pause();
     const next = this.index.nextOf(STEP_KINDS[target], this.moment);
     if (next === undefined) return false;
@@ -139,6 +172,7 @@ export class ReplayPlayer {
 
   /** Pauses and moves back to the one before the last message (or change) shown. */
   stepBack(target: StepTarget): boolean {
+    this.#makeScrub();
     this.pause();
     const kinds = STEP_KINDS[target];
     const shown = this.index.previousOf(kinds, this.moment);
@@ -153,6 +187,7 @@ export class ReplayPlayer {
 
   /** Stops the ticking; the player is not used again. */
   close(): void {
+    this.#dropScrub();
     this.pause();
     this.#listeners.clear();
   }

@@ -56,6 +56,8 @@ export interface TaskAtMoment {
   readonly stepCount: number;
   /** Epoch ms of the server's `createdAt` and the task's `ttlMs`, once the client had heard them by then. */
   readonly created: { readonly createdAt: number; readonly ttlMs: number | null } | undefined;
+  /** When the recording first named the task (ms since the run began). */
+  readonly metAt: number;
 }
 
 /** The largest i with sorted[i] < value, plus one: how many entries are below `value`. */
@@ -103,7 +105,12 @@ export class RunIndex {
   readonly #clearAt: number[] = [];
   readonly #faultAt: number[] = [];
   readonly #faults: FaultNotice[] = [];
+  /** Every task met, in the order met (its `first` ascending). */
   readonly #tasks = new Map<string, TaskTrack>();
+  readonly #taskOrder: string[] = [];
+  readonly #firstAt: number[] = [];
+  /** For each taskId, the rows naming it (indexes into `#rows`, ascending). */
+  readonly #rowsOfTask = new Map<string, number[]>();
 
   readonly #annotator = new WireAnnotator();
   /** Row index of each sent message still waiting for news, by packet. */
@@ -167,6 +174,11 @@ export class RunIndex {
         const row = this.#annotator.annotate(event.entry);
         if (row.net && row.direction === 'out')
           this.#byPacket.set(row.net.packet, this.#rows.length);
+        if (row.taskId !== undefined) {
+          let rows = this.#rowsOfTask.get(row.taskId);
+          if (!rows) this.#rowsOfTask.set(row.taskId, (rows = []));
+          rows.push(this.#rows.length);
+        }
         this.#rowAt.push(position);
         this.#rows.push([{ from: position, row }]);
         if (row.taskId !== undefined && row.status !== undefined) {
@@ -255,19 +267,42 @@ export class RunIndex {
     return countBelow(this.#byKind.get(kind) ?? [], n);
   }
 
-  /** The wire log at moment `n`: rows since the last clear, the newest {@link WIRE_ROWS_SHOWN}, each as it was then. */
-  wireAt(n: number): readonly WireRow[] {
+  /** The rows the wire log shows at moment `n` (indexes into `#rows`, `start` to before `end`): since the last clear, the newest {@link WIRE_ROWS_SHOWN}. */
+  #shownAt(n: number): { start: number; end: number } {
     const end = countBelow(this.#rowAt, n);
     const lastClear = this.#clearAt[countBelow(this.#clearAt, n) - 1];
     const sinceClear = lastClear === undefined ? 0 : countBelow(this.#rowAt, lastClear);
-    const start = Math.max(sinceClear, end - WIRE_ROWS_SHOWN);
+    return { start: Math.max(sinceClear, end - WIRE_ROWS_SHOWN), end };
+  }
+
+  /** Row `index` as it was at moment `n`: its last version from before `n`. */
+  #rowAtMoment(index: number, n: number): WireRow {
+    const versions = this.#rows[index]!;
+    let version = versions.length - 1;
+    while (version > 0 && versions[version]!.from >= n) version--;
+    return versions[version]!.row;
+  }
+
+  /** The wire log at moment `n`: rows since the last clear, the newest {@link WIRE_ROWS_SHOWN}, each as it was then. */
+  wireAt(n: number): readonly WireRow[] {
+    const { start, end } = this.#shownAt(n);
     const rows: WireRow[] = [];
-    for (let index = start; index < end; index++) {
-      const versions = this.#rows[index]!;
-      let version = versions.length - 1;
-      while (version > 0 && versions[version]!.from >= n) version--;
-      rows.push(versions[version]!.row);
-    }
+    for (let index = start; index < end; index++) rows.push(this.#rowAtMoment(index, n));
+    return rows;
+  }
+
+  /**
+   * The rows of the wire log at moment `n` that name `taskId`, each as it
+   * was then: `wireAt(n)` filtered by taskId, found by binary search in the
+   * task's own rows (a card's timeline costs its task's rows, not the log's).
+   */
+  taskRowsAt(taskId: string, n: number): readonly WireRow[] {
+    const own = this.#rowsOfTask.get(taskId);
+    if (!own) return [];
+    const { start, end } = this.#shownAt(n);
+    const rows: WireRow[] = [];
+    for (let i = countBelow(own, start); i < own.length && own[i]! < end; i++)
+      rows.push(this.#rowAtMoment(own[i]!, n));
     return rows;
   }
 
@@ -279,25 +314,39 @@ export class RunIndex {
     return this.#faults.slice(start, end);
   }
 
+  /** Every task the recording met, in the order it met them (the first `tasksMetBy(n)` had been met by moment `n`). */
+  get taskIds(): readonly string[] {
+    return this.#taskOrder;
+  }
+
+  /** How many tasks the recording had met by moment `n`. */
+  tasksMetBy(n: number): number {
+    return countBelow(this.#firstAt, n);
+  }
+
+  /** One task at moment `n` (binary searches in its own track), undefined before the recording met it. */
+  taskAt(taskId: string, n: number): TaskAtMoment | undefined {
+    const track = this.#tasks.get(taskId);
+    if (!track || track.first >= n) return undefined;
+    const steps = countBelow(track.stepAt, n);
+    const step = track.steps[steps - 1];
+    const seen = track.seen[countBelow(track.seenAt, n) - 1];
+    return {
+      taskId: track.taskId,
+      toolName: track.toolName,
+      clientSaw: step?.serverStatus ?? seen,
+      stored: track.xrays[countBelow(track.xrayAt, n) - 1],
+      step,
+      stepCount: steps,
+      created: track.created && track.created.from < n ? track.created : undefined,
+      metAt: this.timeOf(track.first),
+    };
+  }
+
   /** Every task the recording had met by moment `n`, newest first (as the page lists them). */
   tasksAt(n: number): readonly TaskAtMoment[] {
-    const tasks: TaskAtMoment[] = [];
-    for (const track of this.#tasks.values()) {
-      if (track.first >= n) continue;
-      const steps = countBelow(track.stepAt, n);
-      const step = track.steps[steps - 1];
-      const seen = track.seen[countBelow(track.seenAt, n) - 1];
-      tasks.push({
-        taskId: track.taskId,
-        toolName: track.toolName,
-        clientSaw: step?.serverStatus ?? seen,
-        stored: track.xrays[countBelow(track.xrayAt, n) - 1],
-        step,
-        stepCount: steps,
-        created: track.created && track.created.from < n ? track.created : undefined,
-      });
-    }
-    return tasks.reverse();
+    const ids = this.taskIds.slice(0, this.tasksMetBy(n)).reverse();
+    return ids.map((taskId) => this.taskAt(taskId, n)!);
   }
 
   /** Every recorded step of one task up to moment `n`, oldest first. */
@@ -328,6 +377,8 @@ export class RunIndex {
         created: undefined,
       };
       this.#tasks.set(taskId, track);
+      this.#taskOrder.push(taskId);
+      this.#firstAt.push(position);
     }
     return track;
   }

@@ -61,6 +61,16 @@ export class CardWindow<T> {
   #resize: ResizeObserver | undefined;
   #spaces: IntersectionObserver | undefined;
   readonly #spaceElements = new Set<HTMLElement>();
+  readonly #alwaysDrawn: number;
+
+  /**
+   * `alwaysDrawn`: how many of the newest cards are drawn wherever they are
+   * ({@link ALWAYS_DRAWN} in the live list; a replay, whose cards all change
+   * at each seek and where nothing waits on a card, pins none).
+   */
+  constructor(options: { alwaysDrawn?: number } = {}) {
+    this.#alwaysDrawn = options.alwaysDrawn ?? ALWAYS_DRAWN;
+  }
 
   /**
    * Called from an effect with the list's tasks, the task whose detail is
@@ -220,7 +230,7 @@ export class CardWindow<T> {
     const guess = guessHeight(this.#heights.values(), FIRST_GUESS_PX);
     const heights = tasks.map((task) => this.#heights.get(task) ?? guess);
     const pinned = new Set<number>();
-    for (let i = 0; i < Math.min(ALWAYS_DRAWN, tasks.length); i++) pinned.add(i);
+    for (let i = 0; i < Math.min(this.#alwaysDrawn, tasks.length); i++) pinned.add(i);
     tasks.forEach((task, i) => {
       if (this.#askers.has(task) || task === this.#open || task === this.#focused) pinned.add(i);
     });

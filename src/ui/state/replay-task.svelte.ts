@@ -21,16 +21,18 @@ import type { HistoryStep } from './task-history.ts';
 /** The poll interval a card's note assumes when the recording does not say. */
 const UNKNOWN_POLL_INTERVAL_MS = 1000;
 
-/** Where a replay task reads the run: the index, the moment, the wire rows then, and the run's clock. */
+/**
+ * Where a replay task reads the run: the index, the moment, and the run's
+ * clock. Not the slider's time: between two events the moment, and so the
+ * task, stays the same while the slider moves on (the views take the time
+ * apart, as `now`).
+ */
 export interface ReplayMoment {
   readonly index: RunIndex;
   /** Events that have happened (the index's moment). */
   readonly n: number;
-  readonly rows: readonly WireRow[];
   /** Epoch ms of the run's first event: a recorded time minus it is a time on the slider. */
   readonly startedAt: number;
-  /** Epoch ms at the slider's time (the timeline's "now"). */
-  readonly now: number;
 }
 
 /** A recorded step as the history view's own (the run file holds it whole). */
@@ -83,6 +85,11 @@ export function cancelNews(rows: readonly WireRow[], taskId: string): TaskNewsSn
   return { ...NO_NEWS, cancelAckedAt, ranOnAfterCancel };
 }
 
+/**
+ * One task at one moment, immutable: what its card, timeline and detail
+ * read. Made for the cards drawn (and the detail) only, so what it costs is
+ * paid lazily: its rows and its history are worked out on first reading.
+ */
 export class ReplayTask {
   readonly taskId: string;
   readonly toolName: string | undefined;
@@ -94,17 +101,18 @@ export class ReplayTask {
   readonly stepCount: number;
   readonly pollIntervalMs: number;
   readonly done: boolean;
-  /** Epoch ms of the server's `createdAt` (the first step's time until a message carried it). */
-  readonly createdAt: number;
   readonly ttlMs: number | null;
-  /** The history up to this moment, stepped through like a live task's. */
-  readonly history: HistoryBrowser;
   /** The machine's state value at this moment (what the detail names on its element). */
   readonly snapshot: { readonly value: unknown };
   readonly #at: ReplayMoment;
+  readonly #task: TaskAtMoment;
+  #steps: HistoryStep[] | undefined;
+  #history: HistoryBrowser | undefined;
+  #rows: readonly WireRow[] | undefined;
 
   constructor(task: TaskAtMoment, at: ReplayMoment) {
     this.#at = at;
+    this.#task = task;
     this.taskId = task.taskId;
     this.toolName = task.toolName;
     this.heard = task.clientSaw !== undefined;
@@ -115,11 +123,29 @@ export class ReplayTask {
     this.pollIntervalMs = task.step?.pollIntervalMs ?? UNKNOWN_POLL_INTERVAL_MS;
     // A step whose state value is a plain string is the machine's final state.
     this.done = typeof task.step?.value === 'string';
-    const steps = historyAt(at.index, task.taskId, at.n);
-    this.createdAt = task.created?.createdAt ?? steps[0]?.at ?? at.now;
     this.ttlMs = task.created ? task.created.ttlMs : null;
-    this.history = new HistoryBrowser(graphOf(taskMachine), () => steps);
     this.snapshot = { value: task.step?.value };
+  }
+
+  /** Epoch ms of the server's `createdAt`: until a message carried it, the first step's time, else when the recording met the task. */
+  get createdAt(): number {
+    const { created, metAt } = this.#task;
+    return created?.createdAt ?? this.#historySteps[0]?.at ?? this.#at.startedAt + metAt;
+  }
+
+  /** The history up to this moment, stepped through like a live task's. */
+  get history(): HistoryBrowser {
+    const steps = this.#historySteps;
+    return (this.#history ??= new HistoryBrowser(graphOf(taskMachine), () => steps));
+  }
+
+  /** The wire log's rows about this task at this moment (what its timeline draws). */
+  get rows(): readonly WireRow[] {
+    return (this.#rows ??= this.#at.index.taskRowsAt(this.taskId, this.#at.n));
+  }
+
+  get #historySteps(): HistoryStep[] {
+    return (this.#steps ??= historyAt(this.#at.index, this.taskId, this.#at.n));
   }
 
   /** The x-ray at a past step's time (epoch ms), as the recording had it then. */
@@ -130,6 +156,6 @@ export class ReplayTask {
 
   /** The cancel's news from the messages shown by this moment. */
   get news(): TaskNewsSnapshot {
-    return cancelNews(this.#at.rows, this.taskId);
+    return cancelNews(this.rows, this.taskId);
   }
 }

@@ -8,14 +8,16 @@
  */
 import { createSubscriber } from 'svelte/reactivity';
 import { searchText, type WireRow } from '../../client/wire-annotation.ts';
+import { FrameStagger } from '../../replay/frame-stagger.ts';
 import { ReplayPlayer, type StepTarget, type Ticker } from '../../replay/replay-player.ts';
 import type { RunIndex } from '../../replay/run-index.ts';
 import type { FaultNotice } from '../../session/fault-notices.ts';
 import type { WireView } from './wire-view.ts';
 import type { RunScenario } from '../../record/run-file.ts';
-import { ReplayTask } from './replay-task.svelte.ts';
+import { ReplayListedTask } from './replay-listed-task.svelte.ts';
+import { ReplayTask, type ReplayMoment } from './replay-task.svelte.ts';
 
-export { ReplayTask };
+export { ReplayListedTask, ReplayTask };
 
 /** Where the run came from and when it was recorded, for the banner. */
 export interface ReplayOrigin {
@@ -67,6 +69,8 @@ export class Replay {
   readonly player: ReplayPlayer;
   readonly index: RunIndex;
   readonly wire: WireView;
+  /** The cards' redraws after a seek, spread over the coming frames (one card's timeline is tens of ms). */
+  readonly stagger: FrameStagger;
   readonly #watch: () => void;
   /** Derived once per moment, so each view reading them shares one slice. */
   readonly #moment = $derived.by(() => {
@@ -76,16 +80,18 @@ export class Replay {
   // Lazy (`.by`): read only once the constructor has set the index.
   readonly #rows = $derived.by(() => this.index.wireAt(this.#moment));
   readonly #faults = $derived.by(() => this.index.faultsAt(this.#moment));
-  readonly #tasks = $derived.by(() => {
-    const at = {
-      index: this.index,
-      n: this.#moment,
-      rows: this.#rows,
-      startedAt: this.#startedAt,
-      now: this.#startedAt + this.player.cursor,
-    };
-    return this.index.tasksAt(at.n).map((task) => new ReplayTask(task, at));
-  });
+  /** The moment as the tasks read it: a new object only when the moment moves (not the cursor between events). */
+  readonly #at = $derived.by((): ReplayMoment => ({
+    index: this.index,
+    n: this.#moment,
+    startedAt: this.#startedAt,
+  }));
+  readonly #met = $derived.by(() => this.index.tasksMetBy(this.#moment));
+  /** A new list only when a task is met or left behind, so the card window plans again only then. */
+  readonly #tasks = $derived.by(() => this.#listed.slice(0, this.#met).reverse());
+  /** Every task of the run, in the order met, one object each for the whole replay. */
+  readonly #listed: readonly ReplayListedTask[];
+  readonly #byId: ReadonlyMap<string, ReplayListedTask>;
   /** Epoch ms of the run's first event (its `recordedAt`). */
   readonly #startedAt: number;
   /** The task whose detail is open (by id, so it follows the task from moment to moment). */
@@ -96,8 +102,11 @@ export class Replay {
     this.origin = origin;
     this.#startedAt = Date.parse(origin.recordedAt);
     this.player = new ReplayPlayer(index, ticker);
+    this.stagger = new FrameStagger(ticker);
     this.#watch = createSubscriber((update) => this.player.onChange(update));
     this.wire = new ReplayWire(this);
+    this.#listed = index.taskIds.map((id) => new ReplayListedTask(id, () => this.#at));
+    this.#byId = new Map(this.#listed.map((task) => [task.taskId, task]));
   }
 
   /** Ms since the run began. */
@@ -133,15 +142,21 @@ export class Replay {
     return this.#faults;
   }
 
-  /** Every task met by the cursor's moment, newest first. */
-  get tasks(): readonly ReplayTask[] {
+  /** Every task met by the cursor's moment, newest first: each is the same object at every moment (`now` is the task then). */
+  get tasks(): readonly ReplayListedTask[] {
     return this.#tasks;
+  }
+
+  /** The listed task whose detail is open, once met by the cursor's moment. */
+  get open(): ReplayListedTask | undefined {
+    const id = this.#detailId;
+    const listed = id === undefined ? undefined : this.#byId.get(id);
+    return listed?.now ? listed : undefined;
   }
 
   /** The task whose detail is open, as it stood at the cursor (undefined before the task appears). */
   get detail(): ReplayTask | undefined {
-    const id = this.#detailId;
-    return id === undefined ? undefined : this.#tasks.find((task) => task.taskId === id);
+    return this.open?.now;
   }
 
   /** Epoch ms at the cursor, on the recording's clock (the timeline's "now"). */
@@ -173,6 +188,11 @@ export class Replay {
     this.player.seek(t);
   }
 
+  /** The slider's input: one seek per frame, to the newest time asked (`ReplayPlayer.scrub`). */
+  scrub(t: number): void {
+    this.player.scrub(t);
+  }
+
   setSpeed(speed: number): void {
     this.player.setSpeed(speed);
   }
@@ -184,5 +204,6 @@ export class Replay {
 
   close(): void {
     this.player.close();
+    this.stagger.close();
   }
 }

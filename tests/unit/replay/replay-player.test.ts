@@ -120,4 +120,29 @@ describe('ReplayPlayer', () => {
     replay.pause();
     expect(changes).toBe(12);
   });
+
+  it('scrubbing (the slider dragged) seeks once a frame, to the newest time asked for', () => {
+    const { ticker, player: replay } = player();
+    let changes = 0;
+    replay.onChange(() => changes++);
+    for (const t of [100, 700, 1200, 1600]) replay.scrub(t);
+    // Nothing moves before the frame: a drag reports faster than frames.
+    expect(replay.cursor).toBe(0);
+    ticker.advance(16);
+    expect(replay.cursor).toBe(1600);
+    expect(changes).toBe(1);
+    ticker.advance(160);
+    expect(changes).toBe(1);
+  });
+
+  it('a step after a scrub steps from where the slider was dragged; a seek drops a scrub not made yet', () => {
+    const { ticker, player: replay } = player();
+    replay.scrub(1600);
+    replay.stepBack('message');
+    expect(replay.cursor).toBe(1000);
+    replay.scrub(2500);
+    replay.seek(200);
+    ticker.advance(32);
+    expect(replay.cursor).toBe(200);
+  });
 });
