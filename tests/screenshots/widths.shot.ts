@@ -86,6 +86,22 @@ for (const width of WIDTHS) {
       await time.getByLabel('Pause when a tasks/cancel is in flight').check();
       await expect(time.locator('summary')).toHaveText(/Breakpoints\s*\(1\)/);
       await shoot(page, `${width}-${scheme}-6-time-paused`);
+      await page.keyboard.press('Escape');
+      // Scrolled down while paused (the header out of view on a phone): the notice at the foot.
+      if (width === 390) {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+        await expect(page.getByRole('region', { name: 'World paused' })).toBeInViewport();
+        await page.screenshot({ path: `screenshots/widths/${width}-${scheme}-6-time-notice.png` });
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
+      // Resumed at 1x: the world stays behind wall time, and the header says by how much.
+      await time.getByLabel('Speed of the world').selectOption('1');
+      await time.getByRole('button', { name: 'Resume' }).click();
+      await expect(time.getByTestId('world-lag')).toHaveText(/behind wall$/);
+      await page.screenshot({
+        path: `screenshots/widths/${width}-${scheme}-6-time-resumed.png`,
+        clip: { x: 0, y: 0, width, height: 160 },
+      });
     });
   }
 }
