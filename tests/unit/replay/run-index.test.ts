@@ -71,7 +71,6 @@ describe('RunIndex', () => {
       events.push(answered(i * 10 + 5, 2 * i + 1, 't1', 'working'));
     }
     const index = RunIndex.of(events);
-    const started = performance.now();
     for (let step = 0; step < 200; step++) {
       const rows = index.wireAt(index.momentAt((step * 2_500) % index.duration));
       expect(rows.length).toBeLessThanOrEqual(WIRE_ROWS_SHOWN);
@@ -79,8 +78,6 @@ describe('RunIndex', () => {
     const end = index.wireAt(index.momentAt(index.duration));
     expect(end).toHaveLength(WIRE_ROWS_SHOWN);
     expect(end[end.length - 1]?.seq).toBe(100_000);
-    // 200 seeks of 5000 rows: well under a frame each on any machine this runs on.
-    expect((performance.now() - started) / 200).toBeLessThan(50);
   });
 });
 
