@@ -16,16 +16,6 @@ export const MIN_RATE = 0.1;
 export const MAX_RATE = 4;
 /** The longest one wall timer may wait (setTimeout's 32-bit limit); a longer wait re-arms. */
 const MAX_WALL_WAIT_MS = 2_147_483_647;
-/**
- * How long (wall ms) one wall timer may spend running the world timers due:
- * those left wait for a later task (a wall timer of 0 ms). A thousand tasks
- * answered in one batch fall due for their next poll in the same
- * millisecond, and firing them all in one task blocks the page's frames for
- * a fifth of a second. Spreading them only makes timers later, never
- * earlier (a poll never comes sooner than its interval, T12), and keeps
- * their order.
- */
-export const FIRE_BUDGET_MS = 6;
 
 /** What another world clock needs to follow this one (the server worker's, through its control channel). */
 export interface WorldClockState {
@@ -289,7 +279,7 @@ export class WorldClock implements Timers {
       handle: this.#wall.setTimeout(() => {
         if (this.#armed !== armed) return;
         this.#armed = undefined;
-        this.#fireDue(FIRE_BUDGET_MS);
+        this.#fireDue();
       }, wait),
     };
     this.#armed = armed;
@@ -300,27 +290,14 @@ export class WorldClock implements Timers {
     this.#armed = undefined;
   }
 
-  /**
-   * Runs the timers due now, earliest first (those they set run later, as
-   * with real timers), then re-arms. Given `budgetMs`, stops once that much
-   * wall time went by (after one timer at least): the rest stay due, and the
-   * re-arm fires them in a later task. A step or a sync runs all of them.
-   */
-  #fireDue(budgetMs = Infinity): void {
+  /** Runs the timers due now, earliest first (those they set run later, as with real timers), then re-arms. */
+  #fireDue(): void {
     const now = this.now();
-    const startedAt = this.#wall.now();
-    // A timer a callback sets waits for the next round, even if due: its seq is past this bound
-    // (and it sorts after every timer already due, whose due is at most now).
-    const lastOfRound = this.#nextId;
-    let fired = 0;
-    for (
-      let timer = this.#earliest();
-      timer && timer.due <= now && timer.seq < lastOfRound;
-      timer = this.#earliest()
-    ) {
-      if (fired > 0 && this.#wall.now() - startedAt >= budgetMs) break;
-      fired++;
-      this.#queue.pop();
+    // Taken out before any runs: a timer a callback sets waits for the next round, even if due.
+    const due: WorldTimer[] = [];
+    for (let next = this.#earliest(); next && next.due <= now; next = this.#earliest())
+      due.push(this.#queue.pop()!);
+    for (const timer of due) {
       // An earlier callback may have cleared it.
       if (!this.#timers.delete(timer.seq)) continue;
       try {

@@ -6,12 +6,9 @@
  * With `batched` (agreed with the server worker in its connect message),
  * what is sent in one tick leaves as one `postMessage` of an array, and
  * each array that arrives is handed on message by message, in order
- * (src/protocol/port-batches.ts), in slices of the main thread that let a
- * frame be drawn between them (sliced-delivery.ts): a batch of hundreds of
- * replies is no long task.
+ * (src/protocol/port-batches.ts).
  */
 import { messagesOf, PortBatcher } from '../protocol/port-batches.ts';
-import { SlicedDelivery, type SlicePace } from './sliced-delivery.ts';
 import type { Transport } from './transport.ts';
 
 export class PortTransport implements Transport {
@@ -20,21 +17,22 @@ export class PortTransport implements Transport {
   onerror?: (error: Error) => void;
   readonly #port: MessagePort;
   readonly #batcher: PortBatcher | undefined;
-  readonly #incoming: SlicedDelivery | undefined;
   #closed = false;
 
-  /** `pace` times and separates the slices an arriving batch is handed on in (tests: a simulated one). */
-  constructor(port: MessagePort, options: { batched?: boolean; pace?: SlicePace } = {}) {
+  constructor(port: MessagePort, options: { batched?: boolean } = {}) {
     this.#port = port;
     const batched = options.batched === true;
     this.#batcher = batched ? new PortBatcher((batch) => port.postMessage(batch)) : undefined;
-    this.#incoming = batched
-      ? new SlicedDelivery((message) => this.onmessage?.(message), { pace: options.pace })
-      : undefined;
     this.#port.addEventListener('message', (event: MessageEvent<unknown>) => {
-      if (this.#closed) return;
-      if (this.#incoming) this.#incoming.push(messagesOf(event.data));
-      else this.onmessage?.(event.data);
+      if (!batched) {
+        if (!this.#closed) this.onmessage?.(event.data);
+        return;
+      }
+      // A message handler may close the link: what follows it in the batch is not handed on.
+      for (const message of messagesOf(event.data)) {
+        if (this.#closed) return;
+        this.onmessage?.(message);
+      }
     });
     this.#port.addEventListener('messageerror', () =>
       this.onerror?.(new Error('a message from the server could not be read')),
@@ -61,8 +59,6 @@ export class PortTransport implements Transport {
     this.#closed = true;
     // What was sent before the close leaves, as it would have unbatched.
     this.#batcher?.flush();
-    // A message handler may close the link: what arrived after it is not handed on.
-    this.#incoming?.stop();
     this.#port.close();
     this.onclose?.(reason);
   }

@@ -3,12 +3,10 @@
  * ports are (src/protocol/port-batches.ts): what one tick sends leaves as one
  * `postMessage`, in order; each array that arrives is handed on message by
  * message; closing sends what was queued, and a handler that closes the link
- * stops the rest of its batch. A batch larger than a slice of the main
- * thread is handed on over several tasks, still in order and exactly once.
+ * stops the rest of its batch.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PortTransport } from '../../../src/net/port-transport.ts';
-import { mainThreadPace, type SlicePace } from '../../../src/net/sliced-delivery.ts';
 
 function pair(): { transport: PortTransport; other: MessagePort; posted: unknown[] } {
   const channel = new MessageChannel();
@@ -58,35 +56,5 @@ describe('PortTransport, batched', () => {
     await vi.waitFor(() => expect(transport.closed).toBe(true));
     expect(heard).toEqual([{ n: 1 }, { n: 2 }]);
     other.close();
-  });
-
-  it('a batch longer than one slice is handed on over several tasks, in order, each message once', async () => {
-    const channel = new MessageChannel();
-    // Each message handed on takes 1 ms on this clock, so a slice of the default budget holds a few.
-    let now = 0;
-    let yields = 0;
-    const real = mainThreadPace();
-    const pace: SlicePace = {
-      now: () => now,
-      yield: () => {
-        yields++;
-        return real.yield();
-      },
-    };
-    const transport = new PortTransport(channel.port1, { batched: true, pace });
-    const heard: number[] = [];
-    transport.onmessage = (message) => {
-      heard.push((message as { n: number }).n);
-      now += 1;
-    };
-    await transport.start();
-    const sent = Array.from({ length: 300 }, (_, n) => ({ n }));
-    channel.port2.postMessage(sent.slice(0, 200));
-    channel.port2.postMessage(sent.slice(200));
-    await vi.waitFor(() => expect(heard).toHaveLength(300));
-    expect(heard).toEqual(sent.map(({ n }) => n));
-    expect(yields).toBeGreaterThan(10);
-    transport.close();
-    channel.port2.close();
   });
 });
