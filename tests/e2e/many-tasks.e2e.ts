@@ -172,8 +172,15 @@ test('three hundred tasks: scrolling draws the cards in view and no others, the 
     expect(await drawn()).toBeLessThanOrEqual(BOUND);
     await expect(stop).toBeFocused();
   }
-  // At the very end the oldest card is in view: the list's height is right, nothing left over.
-  await expect(cardAt(page, COUNT)).toBeInViewport();
+  // At the very end the oldest card comes into view: the list's height is right once the last
+  // cards are measured (the cards there were guessed at the average height until drawn, so the
+  // end may move by a card or two as they are; scrolling to the end again reaches it).
+  await expect
+    .poll(async () => {
+      await scrollListTo(page, 1);
+      return cardsInView(page);
+    })
+    .toMatchObject({ holes: 0, positions: expect.arrayContaining([COUNT]) });
 
   // Back near the top, the focused card is where it was, still focused.
   await scrollListTo(page, 0.02);
