@@ -12,9 +12,10 @@ import { writeFileSync } from 'node:fs';
 import type { CDPSession } from '@playwright/test';
 import { whereIs } from './cpu-profile.ts';
 
-/** The part of a Chromium trace event the summary reads. */
-interface TraceEvent {
+/** The part of a Chromium trace event the bench reads. */
+export interface TraceEvent {
   name: string;
+  cat?: string;
   ph: string;
   pid: number;
   tid: number;
@@ -70,12 +71,17 @@ const SCRIPT = new Set([
   'RunMicrotasks',
 ]);
 
-/** Traces the page behind `cdp` for `seconds`, writes `file`, and summarises the main thread. */
-export async function tracePage(
+/**
+ * Traces the page behind `cdp` in `categories` while `work` runs, writes the
+ * trace to `file` (DevTools' Performance panel opens it), and returns the
+ * work's result with the trace's events.
+ */
+export async function traceWhile<T>(
   cdp: CDPSession,
-  seconds: number,
   file: string,
-): Promise<FrameTrace> {
+  categories: readonly string[],
+  work: () => Promise<T>,
+): Promise<{ result: T; events: TraceEvent[] }> {
   const events: TraceEvent[] = [];
   const onData = ({ value }: { value: object[] }) => events.push(...(value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', onData);
@@ -84,13 +90,28 @@ export async function tracePage(
   );
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
-    traceConfig: { includedCategories: CATEGORIES, excludedCategories: ['*'] },
+    traceConfig: { includedCategories: [...categories], excludedCategories: ['*'] },
   });
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const result = await work();
   await cdp.send('Tracing.end');
   await complete;
   cdp.off('Tracing.dataCollected', onData);
   writeFileSync(file, JSON.stringify({ traceEvents: events }));
+  return { result, events };
+}
+
+/** Traces the page behind `cdp` for `seconds`, writes `file`, and summarises the main thread. */
+export async function tracePage(
+  cdp: CDPSession,
+  seconds: number,
+  file: string,
+): Promise<FrameTrace> {
+  const { events } = await traceWhile(
+    cdp,
+    file,
+    CATEGORIES,
+    () => new Promise((resolve) => setTimeout(resolve, seconds * 1000)),
+  );
   const trace = summariseTrace(events);
   // The build is minified: name each forcing function by its source, through the source maps
   // (a trace's stack frames count lines and columns from 1, a CPU profile's from 0).

@@ -11,11 +11,11 @@
  * too). References from the same run: the open's longest task, and the
  * frame of the replay left idle.
  */
-import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import type { BenchContext } from './context.ts';
 import { formatProfile, startProfile } from './cpu-profile.ts';
 import { percentile } from './figures.ts';
+import { traceWhile, type TraceEvent } from './frame-trace.ts';
 
 /** What one measured seek session gives. */
 export interface SeekFigures {
@@ -29,17 +29,6 @@ export interface SeekFigures {
   /** The drag: the longest task and the frame p95 while it ran. */
   dragLongestTaskMs: number;
   dragFrameP95Ms: number;
-}
-
-interface TraceEvent {
-  name: string;
-  cat?: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  args?: { name?: string };
 }
 
 /** Jumps across the run, in an order that skips far both ways (fractions of the duration). */
@@ -157,30 +146,13 @@ function longestTasksBetween(events: readonly TraceEvent[], marks: readonly stri
   });
 }
 
-async function traced<T>(
+/** The seek's trace: top-level tasks, the page's marks and the timeline's events. */
+function traced<T>(
   cdp: CDPSession,
   file: string,
   work: () => Promise<T>,
 ): Promise<{ result: T; events: TraceEvent[] }> {
-  const events: TraceEvent[] = [];
-  const onData = ({ value }: { value: object[] }) => events.push(...(value as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', onData);
-  const complete = new Promise<void>((resolve) =>
-    cdp.once('Tracing.tracingComplete', () => resolve()),
-  );
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: {
-      includedCategories: ['toplevel', 'blink.user_timing', 'devtools.timeline'],
-      excludedCategories: ['*'],
-    },
-  });
-  const result = await work();
-  await cdp.send('Tracing.end');
-  await complete;
-  cdp.off('Tracing.dataCollected', onData);
-  writeFileSync(file, JSON.stringify({ traceEvents: events }));
-  return { result, events };
+  return traceWhile(cdp, file, ['toplevel', 'blink.user_timing', 'devtools.timeline'], work);
 }
 
 function mark(page: Page, name: string): Promise<void> {
