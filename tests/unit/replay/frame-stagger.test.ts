@@ -7,30 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FrameStagger } from '../../../src/replay/frame-stagger.ts';
-import type { Ticker } from '../../../src/replay/replay-player.ts';
-
-/** A clock that moves only when work says it took time, and frames run by hand. */
-function manualTicker(): Ticker & { frame(): void; spend(ms: number): void } {
-  let now = 0;
-  let waiting: (() => void)[] = [];
-  return {
-    now: () => now,
-    later(callback) {
-      waiting.push(callback);
-      return () => {
-        waiting = waiting.filter((c) => c !== callback);
-      };
-    },
-    frame() {
-      const due = waiting;
-      waiting = [];
-      for (const callback of due) callback();
-    },
-    spend(ms) {
-      now += ms;
-    },
-  };
-}
+import { manualTicker } from './replay-fixtures.ts';
 
 describe('FrameStagger', () => {
   it('runs nothing at once, then one costly piece per frame, the oldest first', () => {

@@ -100,8 +100,8 @@ export function cancelRace(): ReplayEvent[] {
   ];
 }
 
-/** A ticker on a simulated clock: `advance(ms)` runs a frame every 16 ms. */
-export function simulatedTicker(): Ticker & { advance(ms: number): void } {
+/** A clock that moves only when work says it took time (`spend`), and frames run by hand (`frame`). */
+export function manualTicker(): Ticker & { frame(): void; spend(ms: number): void } {
   let now = 0;
   let waiting: (() => void)[] = [];
   return {
@@ -112,13 +112,28 @@ export function simulatedTicker(): Ticker & { advance(ms: number): void } {
         waiting = waiting.filter((c) => c !== callback);
       };
     },
+    frame() {
+      const due = waiting;
+      waiting = [];
+      for (const callback of due) callback();
+    },
+    spend(ms) {
+      now += ms;
+    },
+  };
+}
+
+/** A ticker on a simulated clock: `advance(ms)` runs a frame every 16 ms. */
+export function simulatedTicker(): Ticker & { advance(ms: number): void } {
+  const ticker = manualTicker();
+  return {
+    now: ticker.now,
+    later: ticker.later,
     advance(ms) {
-      const end = now + ms;
-      while (now < end) {
-        now = Math.min(end, now + 16);
-        const due = waiting;
-        waiting = [];
-        for (const callback of due) callback();
+      const end = ticker.now() + ms;
+      while (ticker.now() < end) {
+        ticker.spend(Math.min(16, end - ticker.now()));
+        ticker.frame();
       }
     },
   };
