@@ -1,6 +1,7 @@
 /**
- * The header as a newcomer meets it: one row at 1440 px, whose Drop / Kill /
- * Restart show a short word under their full names; Breakpoints named in
+ * The header as a newcomer meets it: one row at 1440 px (with the world
+ * behind wall time and a breakpoint set too, the link's words whole), whose
+ * Drop / Kill / Restart show a short word under their full names; Breakpoints named in
  * words; a kill with no request in flight not read as "Connected"; on a
  * phone, a pause said at the foot of the screen once the header has
  * scrolled away; a file dragged over the page covers the whole window.
@@ -50,6 +51,42 @@ test('at 1440 px the header is one row: brand, views, Run, time, the link and Dr
   expect((await bar.boundingBox())?.height).toBeLessThan(70);
   // The link's words are whole in that row.
   expect(await link(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});
+
+test('at 1440 px with the world behind wall time and a breakpoint set, the header stays one row and says "worker #1" whole', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  const bar = header(page);
+  await time(page).getByRole('button', { name: 'Pause' }).click();
+  await time(page).locator('summary').click();
+  await time(page).getByLabel('Pause when a tasks/cancel is in flight').check();
+  await expect(time(page).locator('summary')).toHaveText(/Breakpoints\s*\(1\)/);
+  await page.keyboard.press('Escape');
+  await time(page).getByRole('button', { name: 'Resume' }).click();
+  await expect(time(page).getByTestId('world-lag')).toHaveText(/behind wall$/);
+  await expect(link(page)).toContainText('Connected as learner');
+  const parts = [
+    bar.getByRole('heading', { name: 'MCP Tasks Playground' }),
+    bar.getByRole('navigation'),
+    time(page).locator('summary'),
+    time(page).getByTestId('world-lag'),
+    link(page),
+    bar.getByRole('button', { name: 'Restart server', exact: true }),
+  ];
+  const middles = await Promise.all(parts.map(middle));
+  expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(12);
+  expect((await bar.boundingBox())?.height).toBeLessThan(70);
+  // Every word of the link is drawn whole: none is cut or ellipsized.
+  const worker = link(page).getByText('worker #1', { exact: true });
+  await expect(worker).toBeVisible();
+  for (const words of [link(page).getByText('Connected as learner'), worker]) {
+    const box = await words.boundingBox();
+    const linkBox = await link(page).boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(linkBox!.x + linkBox!.width + 0.5);
+    expect(await words.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  }
 });
 
 test('C8: a kill with no request in flight: the link says the server is stopped, not "Connected"', async ({

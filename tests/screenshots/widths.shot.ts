@@ -78,7 +78,7 @@ for (const width of WIDTHS) {
       await expect(time.getByRole('status')).toHaveText('0.25x');
       await page.screenshot({
         path: `screenshots/widths/${width}-${scheme}-6-time-slow.png`,
-        clip: { x: 0, y: 0, width, height: 160 },
+        clip: { x: 0, y: 0, width, height: width === 390 ? 300 : 160 },
       });
       await time.getByRole('button', { name: 'Pause' }).click();
       await expect(time.getByRole('status')).toHaveText('Paused');
@@ -100,7 +100,7 @@ for (const width of WIDTHS) {
       await expect(time.getByTestId('world-lag')).toHaveText(/behind wall$/);
       await page.screenshot({
         path: `screenshots/widths/${width}-${scheme}-6-time-resumed.png`,
-        clip: { x: 0, y: 0, width, height: 160 },
+        clip: { x: 0, y: 0, width, height: width === 390 ? 300 : 160 },
       });
     });
   }
