@@ -1,10 +1,11 @@
 /**
  * The Results list after a burst of calls, at the three design widths in both
  * themes: the newest calls drawn, "N earlier calls are not drawn" and its
- * button under them (screenshots/widths/<width>-<scheme>-9-results.png).
+ * button under them (screenshots/widths/<width>-<scheme>-9-results.png), and
+ * the list's top with its count (…-9-results-top.png).
  */
 import { expect, test } from '@playwright/test';
-import { callTool, openPlayground, resultsRegion } from '../e2e/playground.ts';
+import { openPlayground, resultsRegion } from '../e2e/playground.ts';
 import { WIDTHS } from './widths-shoot.ts';
 
 for (const width of WIDTHS) {
@@ -14,20 +15,24 @@ for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await openPlayground(page);
-      await callTool(page, 'greet', { name: 'Ada' });
-      await page
-        .getByRole('form', { name: 'greet' })
-        .getByRole('button', { name: 'Call greet' })
-        .evaluate((button: HTMLButtonElement) => {
-          for (let i = 0; i < 23; i++) button.click();
-        });
+      // The field's label also says "required" (hidden from its name): found by its name.
+      await page.getByRole('button', { name: /^greet\b/ }).click();
+      const form = page.getByRole('form', { name: 'greet' });
+      await form.getByRole('textbox', { name: 'name', exact: true }).fill('Ada');
+      await form.getByRole('button', { name: 'Call greet' }).evaluate((button: HTMLButtonElement) => {
+        for (let i = 0; i < 24; i++) button.click();
+      });
       const results = resultsRegion(page);
       await expect(results).toContainText('4 earlier calls are not drawn');
       await expect(results.getByText('Waiting for the answer…')).toHaveCount(0);
       // The list's end, where the note and its button are.
       const button = results.getByRole('button', { name: 'Show 4 earlier' });
+      // The screen as a reader sees it there (a picture of the whole region, taller than the
+      // window inside a scrolled column, comes out with the page drawn over it), then its top.
       await button.scrollIntoViewIfNeeded();
-      await results.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-results.png` });
+      await page.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-results.png` });
+      await results.getByRole('heading', { name: 'Results' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-results-top.png` });
     });
   }
 }
