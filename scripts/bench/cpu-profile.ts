@@ -11,19 +11,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import {
+  LEAST_UPPER_BOUND,
   originalPositionFor,
   sourceContentFor,
   TraceMap,
   type SourceMapInput,
 } from '@jridgewell/trace-mapping';
 import type { CDPSession, Page } from '@playwright/test';
-import { PAGE_ENTRY_POINTS } from './page-entry-points.ts';
+import { PAGE_TABLES, type ProfileTables } from './page-entry-points.ts';
 import {
   attribute,
   describeFrame,
   type Attribution,
   type CallFrame,
-  type EntryPoint,
   type FrameSource,
   type Profile,
 } from './profile-attribution.ts';
@@ -37,15 +37,20 @@ export type CdpSend = (method: string, params?: Record<string, unknown>) => Prom
 /** Source maps by script URL, fetched once each (undefined: the script has none). */
 type SourceMaps = Map<string, TraceMap | undefined>;
 
+/** A profile's summary, and the inside of one entry point (the Svelte flush's, for a page) by file. */
+export interface ProfileSummary extends Attribution {
+  within?: { label: string; byFile: Attribution['byFile']; self: Attribution['self'] };
+}
+
 /**
  * Starts sampling on a target; the returned `stop` ends it, writes `file`
- * and its summary, and returns the summary. `entryPoints` are the page's
- * unless given (a worker has none of them: pass `[]`).
+ * and its summary, and returns the summary. The tables are the page's
+ * unless given (a worker runs none of its entry points: `{ entryPoints: [] }`).
  */
 export async function startProfile(
   send: CdpSend,
-  entryPoints: readonly EntryPoint[] = PAGE_ENTRY_POINTS,
-): Promise<(file: string, top?: number) => Promise<Attribution>> {
+  tables: ProfileTables = PAGE_TABLES,
+): Promise<(file: string, top?: number) => Promise<ProfileSummary>> {
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
   await send('Profiler.start');
@@ -53,7 +58,7 @@ export async function startProfile(
     const { profile } = (await send('Profiler.stop')) as { profile: Profile };
     await send('Profiler.disable');
     writeFileSync(file, JSON.stringify(profile));
-    const summary = await summarise(profile, entryPoints, top);
+    const summary = await summarise(profile, tables, top);
     writeFileSync(file.replace(/\.cpuprofile$/, '') + '.summary.json', JSON.stringify(summary));
     return summary;
   };
@@ -66,7 +71,7 @@ export async function profilePage(
   seconds: number,
   file: string,
   top = 15,
-): Promise<Attribution> {
+): Promise<ProfileSummary> {
   const stop = await startProfile((method, params) => cdp.send(method as never, params as never));
   await page.waitForTimeout(seconds * 1000);
   return stop(file, top);
@@ -78,10 +83,10 @@ export async function profilePage(
  */
 export async function summarise(
   profile: Profile,
-  entryPoints: readonly EntryPoint[],
+  { entryPoints, within }: ProfileTables,
   top = 15,
   loadMap: (url: string) => Promise<TraceMap | undefined> = fetchMap,
-): Promise<Attribution> {
+): Promise<ProfileSummary> {
   const maps: SourceMaps = new Map();
   for (const { callFrame } of profile.nodes)
     if (!maps.has(callFrame.url)) maps.set(callFrame.url, await loadMap(callFrame.url));
@@ -93,7 +98,10 @@ export async function summarise(
     if (!source) sources.set(key, (source = sourceFor(frame, maps.get(frame.url))));
     return source;
   };
-  return attribute(profile, sourceOf, entryPoints, top);
+  const summary = attribute(profile, sourceOf, entryPoints, top);
+  if (!within) return summary;
+  const inside = attribute(profile, sourceOf, [], 10, within);
+  return { ...summary, within: { label: within.label, byFile: inside.byFile, self: inside.self } };
 }
 
 /** `name (source:line)` of a position in one of the page's scripts, through its source map when it has one. */
@@ -127,10 +135,11 @@ function sourceFor(frame: CallFrame, map: TraceMap | undefined): FrameSource {
   const script = frame.url.split('/').pop() ?? '';
   if (!map)
     return { file: script, line: frame.url ? frame.lineNumber + 1 : undefined, name: minified };
-  const original = originalPositionFor(map, {
-    line: frame.lineNumber + 1,
-    column: frame.columnNumber,
-  });
+  const at = { line: frame.lineNumber + 1, column: frame.columnNumber };
+  // A compiled Svelte template's effect often starts where no mapping does: the next mapping
+  // on its line is in the same component (its line, the template's nearest).
+  let original = originalPositionFor(map, at);
+  if (!original.source) original = originalPositionFor(map, { ...at, bias: LEAST_UPPER_BOUND });
   if (!original.source) return { file: script, line: undefined, name: minified };
   const text = frame.functionName
     ? sourceContentFor(map, original.source)?.split('\n')[original.line - 1]?.slice(original.column)
@@ -147,7 +156,7 @@ const pct = (percent: number) => `${percent.toFixed(1).padStart(5)}%`;
 const ms = (value: number) => `${value.toFixed(0).padStart(6)} ms`;
 
 /** The summary as printable lines. */
-export function formatProfile(label: string, summary: Attribution, thread = 'main thread') {
+export function formatProfile(label: string, summary: ProfileSummary, thread = 'main thread') {
   return [
     `${label}: ${thread} busy ${summary.busyPercent.toFixed(0)}% of the profiled time (${summary.busyMs.toFixed(0)} ms); top self time:`,
     ...summary.self.map((f) => `  ${pct(f.percent)}  ${ms(f.ms)}  ${f.what}`),
@@ -163,5 +172,15 @@ export function formatProfile(label: string, summary: Attribution, thread = 'mai
         ]),
     `  inclusive time by outermost frame (what an event, a timer, a frame or a microtask ran):`,
     ...summary.outermost.map((f) => `  ${pct(f.percent)}  ${ms(f.ms)}  ${f.what}`),
+    ...(summary.within
+      ? [
+          `  inside ${summary.within.label}, by source file or package (of all busy time):`,
+          ...summary.within.byFile.map(
+            (f) => `  ${pct(f.percent)}  ${ms(f.ms)}  (self ${pct(f.selfPercent)})  ${f.what}`,
+          ),
+          `  inside it, top self time:`,
+          ...summary.within.self.map((f) => `  ${pct(f.percent)}  ${ms(f.ms)}  ${f.what}`),
+        ]
+      : []),
   ];
 }

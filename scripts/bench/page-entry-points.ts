@@ -87,3 +87,15 @@ export const PAGE_ENTRY_POINTS: readonly EntryPoint[] = [
   ...PAGE_FUNCTIONS.map(functionAt),
   INDEXED_DB_CALLBACKS,
 ];
+
+/** What a profile's summary times: entry points, and the one whose inside is broken down by file. */
+export interface ProfileTables {
+  entryPoints: readonly EntryPoint[];
+  within?: EntryPoint;
+}
+
+/** A page's tables: the Svelte flush broken down (which components and state re-ran in it). */
+export const PAGE_TABLES: ProfileTables = {
+  entryPoints: PAGE_ENTRY_POINTS,
+  within: PAGE_ENTRY_POINTS[0]!,
+};

@@ -97,14 +97,20 @@ interface Stack {
 /**
  * The tables of one profile: every sample's time (the gap to the next
  * sample, as DevTools counts it) is filed under each file/package on its
- * stack once, each entry point on it once, and its outermost frame.
+ * stack once, each entry point on it once, and its outermost frame. With
+ * `within`, only the samples under that entry point are filed (what the
+ * Svelte flush spent its time in, say); shares stay of the whole busy time.
  */
 export function attribute(
   profile: Profile,
   sourceOf: (frame: CallFrame) => FrameSource,
   entryPoints: readonly EntryPoint[] = [],
   top = 15,
+  within?: EntryPoint,
 ): Attribution {
+  // Only the samples under `within` are filed (shares stay of the whole busy time): an extra entry point marks them.
+  const marks = within ? [...entryPoints, within] : entryPoints;
+  const withinIndex = within ? entryPoints.length : -1;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes)
@@ -131,7 +137,7 @@ export function attribute(
       const where = describeFrame(source);
       const group = groupOf(source.file);
       const isOutermost = below === undefined;
-      const entries = entryPoints.flatMap((entry, index) =>
+      const entries = marks.flatMap((entry, index) =>
         (!entry.outermost || isOutermost) && entry.matches(source) ? [index] : [],
       );
       stack = {
@@ -167,11 +173,11 @@ export function attribute(
       continue;
     }
     const stack = stackOf(node.id);
-    if (!stack) continue;
+    if (!stack || (within && !stack.entries.includes(withinIndex))) continue;
     add(self, stack.self, us);
     add(selfByGroup, stack.groups[0]!, us);
     for (const group of stack.groups) add(inclusive, group, us);
-    for (const index of stack.entries) entryUs[index]! += us;
+    for (const index of stack.entries) if (index !== withinIndex) entryUs[index]! += us;
     add(outermost, stack.outermost, us);
   }
   const busyUs = totalUs - idleUs;

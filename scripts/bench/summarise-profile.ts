@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { TraceMap, type SourceMapInput } from '@jridgewell/trace-mapping';
 import { formatProfile, summarise } from './cpu-profile.ts';
-import { PAGE_ENTRY_POINTS } from './page-entry-points.ts';
+import { PAGE_TABLES } from './page-entry-points.ts';
 import type { Profile } from './profile-attribution.ts';
 
 const [file, dist = 'dist'] = process.argv.slice(2);
@@ -18,7 +18,7 @@ if (!file) {
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-const summary = await summarise(profile, PAGE_ENTRY_POINTS, 15, async (url) => {
+const summary = await summarise(profile, PAGE_TABLES, 15, async (url) => {
   const script = /\/(assets\/[^/]+\.js)$/.exec(url)?.[1];
   if (!script) return undefined;
   try {
