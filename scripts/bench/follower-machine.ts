@@ -10,15 +10,8 @@
  * poll (inspection events: microsteps, snapshots, actors created).
  */
 import { Session } from 'node:inspector/promises';
-import {
-  assign,
-  createActor,
-  fromPromise,
-  setup,
-  SimulatedClock,
-  type AnyStateMachine,
-} from 'xstate';
-import { taskMachine } from '../../src/machines/task-machine.ts';
+import { assign, createActor, setup, SimulatedClock, type AnyStateMachine } from 'xstate';
+import { pollsBy, taskMachine } from '../../src/machines/task-machine.ts';
 import type { DetailedTask } from '../../src/protocol/task.ts';
 import type { BenchPart } from './context.ts';
 import { figure, type Figure } from './figures.ts';
@@ -80,12 +73,7 @@ const floor = setup({
 const providePolls = (
   machine: typeof taskMachine,
   get: (taskId: string) => Promise<DetailedTask>,
-) =>
-  machine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(({ input }) => get(input.taskId)),
-    },
-  });
+) => machine.provide({ actions: { sendPoll: pollsBy(get) } });
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -7,7 +7,7 @@
  * says for tools/call: without it the server must refuse them (T4).
  */
 import { createActor, fromPromise, type Actor, type ActorOptions } from 'xstate';
-import { taskMachine, type TaskResume } from '../machines/task-machine.ts';
+import { pollsBy, taskMachine, type TaskResume } from '../machines/task-machine.ts';
 import { Method } from '../protocol/constants.ts';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.ts';
 import { DetailedTaskSchema, type CreateTaskResult, type DetailedTask } from '../protocol/task.ts';
@@ -42,10 +42,10 @@ export function followingMachine(
 ): typeof taskMachine {
   const options = { tasks: true, timeoutMs: requestTimeoutMs };
   return taskMachine.provide({
+    actions: {
+      sendPoll: pollsBy((taskId) => getTask(client, taskId, { timeoutMs: requestTimeoutMs })),
+    },
     actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(({ input }) =>
-        getTask(client, input.taskId, { timeoutMs: requestTimeoutMs }),
-      ),
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
         async ({ input }) => {
           await client.request(

@@ -30,8 +30,10 @@ export interface GraphNode {
   initial: string | null;
   /** A region: a direct child of a parallel node. */
   region: boolean;
-  /** Actors invoked while in this state (`pollTask`). */
+  /** Actors invoked while in this state (`sendUpdate`). */
   invokes: string[];
+  /** Named actions run on entering this state (`sendPoll`: the tasks/get); inline assigns left out. */
+  entry: string[];
   /** Transitions without a target: handled here, no state change (`task.notification / applyReport`). */
   internal: GraphTransition[];
 }
@@ -46,7 +48,7 @@ export interface GraphTransition {
   /** XState's event descriptor: `task.cancel`, `xstate.after.pollInterval.<state>`, `''` for always. */
   eventType: string;
   trigger: TriggerKind;
-  /** What a learner reads: `task.cancel`, `after pollInterval`, `done pollTask`, `always`. */
+  /** What a learner reads: `task.cancel`, `after pollInterval`, `done sendUpdate`, `always`. */
   event: string;
   /** `ttlPassed`, `statusIs(completed)`; undefined when unguarded. */
   guard?: string;
@@ -190,6 +192,9 @@ export function machineGraph(machine: { root: AnyStateNode }): MachineGraph {
       initial: initialTarget?.id ?? null,
       region: parent?.type === 'parallel',
       invokes: node.invoke.map((inv) => (typeof inv.src === 'string' ? inv.src : inv.id)),
+      entry: node.entry
+        .map(actionLabel)
+        .filter((a): a is string => a !== undefined && a !== 'assign'),
       internal: [],
     };
     nodes.push(graphNode);

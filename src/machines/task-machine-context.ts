@@ -84,6 +84,10 @@ export interface LinkTrouble {
 }
 
 export type TaskMachineEvent =
+  // The answer to the tasks/get the machine's `sendPoll` made (T12), or its failure: a
+  // JSON-RPC error object (T13: -32602) or anything else for transport trouble (C8).
+  | { type: 'poll.answered'; task: DetailedTask }
+  | { type: 'poll.failed'; error: unknown }
   | { type: 'task.answer'; responses: Record<string, unknown> }
   | { type: 'task.cancel' }
   | { type: 'task.notification'; task: DetailedTask }

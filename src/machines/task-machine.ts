@@ -10,8 +10,13 @@
  * Outcomes are top-level final states, so leaving `active` stops every region
  * and the actor reaches `status: 'done'`.
  *
- * Pure: every side effect is an actor the caller provides with
- * `taskMachine.provide({ actors: { pollTask, sendUpdate, sendCancel } })`.
+ * Pure: every side effect is named here and provided by the caller:
+ * `taskMachine.provide({ actions: { sendPoll: pollsBy(get) }, actors: { sendUpdate, sendCancel } })`.
+ * A poll is two plain events, its timer and its answer (`poll.answered` or
+ * `poll.failed`, sent back by the `sendPoll` action): no actor is created per
+ * poll, because a thousand tasks polled four times a second make that the
+ * page's hottest path. The rarer tasks/update and tasks/cancel are invoked
+ * promise actors.
  */
 import { assign, fromPromise, setup, stateIn } from 'xstate';
 import { ErrorCode } from '../protocol/constants.ts';
@@ -22,6 +27,7 @@ import type {
   TaskMachineInput,
 } from './task-machine-context.ts';
 import { CONCLUSIONS, conclusions } from './task-machine-conclusions.ts';
+import { pollsBy } from './task-machine-polls.ts';
 import { applyReport, describeError, isCurrent, rpcErrorCode } from './task-machine-replies.ts';
 import {
   expiresAt,
@@ -40,6 +46,7 @@ export type {
   TaskOutcome,
   TaskResume,
 } from './task-machine-context.ts';
+export { pollsBy } from './task-machine-polls.ts';
 export { rpcErrorCode } from './task-machine-replies.ts';
 export { backoffMs, createdAtMs, pollIntervalMs, ttlMs } from './task-machine-timing.ts';
 
@@ -49,7 +56,6 @@ const notProvided = <TOutput, TInput>() =>
 export const taskMachine = setup({
   types: {} as { context: TaskMachineContext; events: TaskMachineEvent; input: TaskMachineInput },
   actors: {
-    pollTask: notProvided<DetailedTask, { taskId: string }>(),
     sendUpdate: notProvided<void, { taskId: string; inputResponses: Record<string, unknown> }>(),
     sendCancel: notProvided<void, { taskId: string }>(),
   },
@@ -95,6 +101,8 @@ export const taskMachine = setup({
     isProtocolError: (_, params: { error: unknown }) => rpcErrorCode(params.error) !== undefined,
   },
   actions: {
+    // The caller's tasks/get (`pollsBy`): its answer comes back as `poll.answered` or `poll.failed`.
+    sendPoll: pollsBy(() => Promise.reject(new Error('not provided'))),
     // `answered`: the report is a tasks/get's answer, so its failures are over and the
     // next poll waits a whole interval from now (T12), by the interval it reports (T6).
     // One assign for all three: each assign is a fresh context and snapshot, per poll per task.
@@ -105,10 +113,18 @@ export const taskMachine = setup({
     }),
     // T12: the next tasks/get waits a whole interval from the answer, or the backoff after a failure.
     schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
-    scheduleRetry: assign(({ context }) => ({ nextPollAt: retryDueAt(context) })),
     recordError: assign((_, params: { error: unknown }) => ({
       lastError: describeError(params.error),
     })),
+    // C8: a failed tasks/get is retried after the backoff, which grows with each failure (T12).
+    recordPollFailure: assign(({ context }, params: { error: unknown }) => {
+      const pollFailures = context.pollFailures + 1;
+      return {
+        lastError: describeError(params.error),
+        pollFailures,
+        nextPollAt: retryDueAt({ ...context, pollFailures }),
+      };
+    }),
     // Answered keys leave pendingInputs at once, before the server catches up
     // (T15 is eventually consistent), so the next poll cannot re-ask them.
     recordAnswer: assign(({ context, event }) => {
@@ -152,18 +168,26 @@ export const taskMachine = setup({
   states: {
     active: {
       type: 'parallel',
-      // T9: a terminal status ends everything, whether polled or pushed (T18).
-      always: [
-        { guard: { type: 'statusIs', params: { status: 'completed' } }, target: 'completed' },
-        { guard: { type: 'statusIs', params: { status: 'failed' } }, target: 'failed' },
-        { guard: { type: 'statusIs', params: { status: 'cancelled' } }, target: 'cancelled' },
-      ],
       on: { 'task.forget': 'forgotten' },
       // Ended: nothing is scheduled any more.
       exit: assign({ nextPollAt: undefined }),
       states: {
         lifecycle: {
           initial: 'waiting',
+          // T9: a terminal status ends everything, whether polled or pushed (T18). On this
+          // region, which takes the reports, not on `active`: xstate tries an ancestor's
+          // eventless transitions once per active leaf, so there they cost four times as much.
+          always: [
+            {
+              guard: { type: 'statusIs', params: { status: 'completed' } },
+              target: '#task.completed',
+            },
+            { guard: { type: 'statusIs', params: { status: 'failed' } }, target: '#task.failed' },
+            {
+              guard: { type: 'statusIs', params: { status: 'cancelled' } },
+              target: '#task.cancelled',
+            },
+          ],
           // T18: a pushed task is a poll result that costs no request.
           on: {
             'task.notification': {
@@ -194,23 +218,25 @@ export const taskMachine = setup({
                 },
               },
             },
+            // One tasks/get out: sent on entry, left on its answer or its failure.
             polling: {
-              entry: assign({
-                polls: ({ context }) => context.polls + 1,
-                nextPollAt: undefined,
-                lastPollSentAt: ({ context }) => context.now(),
-              }),
-              invoke: {
-                src: 'pollTask',
-                input: ({ context }) => ({ taskId: context.taskId }),
-                onDone: {
+              entry: [
+                assign(({ context }) => ({
+                  polls: context.polls + 1,
+                  nextPollAt: undefined,
+                  lastPollSentAt: context.now(),
+                })),
+                { type: 'sendPoll', params: ({ context }) => ({ taskId: context.taskId }) },
+              ],
+              on: {
+                'poll.answered': {
                   target: 'waiting',
                   actions: {
                     type: 'applyReport',
-                    params: ({ event }) => ({ report: event.output, answered: true }),
+                    params: ({ event }) => ({ report: event.task, answered: true }),
                   },
                 },
-                onError: [
+                'poll.failed': [
                   // T13: unknown, expired or purged; asking again cannot help.
                   {
                     guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
@@ -223,11 +249,10 @@ export const taskMachine = setup({
                   // C8: a lost request is re-issued; the taskId is all we need (M3).
                   {
                     target: 'backoff',
-                    actions: [
-                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-                      assign({ pollFailures: ({ context }) => context.pollFailures + 1 }),
-                      'scheduleRetry',
-                    ],
+                    actions: {
+                      type: 'recordPollFailure',
+                      params: ({ event }) => ({ error: event.error }),
+                    },
                   },
                 ],
               },

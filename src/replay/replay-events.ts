@@ -15,7 +15,7 @@ import type { StoredTaskReading } from '../session/server-xray.ts';
 /** One step of a task actor, as its history recorded it (XState inspection). */
 export interface RecordedStep {
   readonly taskId: string;
-  /** The event as a learner reads it (`done pollTask`). */
+  /** The event as a learner reads it (`poll.answered`). */
   readonly event: string;
   /** The machine's state value after the step. */
   readonly value: unknown;

@@ -9,6 +9,7 @@ import type { WireEntry } from '../client/rpc-client.ts';
 import type { RunEvent } from '../record/run-events.ts';
 import type { RunFile } from '../record/run-file.ts';
 import type { ReplayEvent } from './replay-events.ts';
+import { currentStep } from './renamed-steps.ts';
 
 /** One line for an event the views do not draw, for the replay's status line. */
 function labelOf(event: RunEvent): string {
@@ -66,21 +67,24 @@ export function replayEvents(run: RunFile): ReplayEvent[] {
       case 'task-followed':
         events.push({ at, kind: 'task', taskId: event.taskId, toolName: event.tool });
         break;
-      case 'task-step':
+      case 'task-step': {
+        // A run saved under the follower's older event names replays under today's.
+        const step = currentStep(event.step);
         events.push({
           at,
           kind: 'task-step',
           step: {
             taskId: event.taskId,
-            event: event.step.event,
-            value: event.step.value,
-            serverStatus: event.step.serverStatus,
-            pollIntervalMs: event.step.pollIntervalMs,
+            event: step.event,
+            value: step.value,
+            serverStatus: step.serverStatus,
+            pollIntervalMs: step.pollIntervalMs,
             toolName: undefined,
-            recorded: event.step,
+            recorded: step,
           },
         });
         break;
+      }
       case 'xray':
         events.push({ at, kind: 'xray', taskId: event.taskId, reading: event.reading });
         break;

@@ -93,7 +93,7 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   const end = await sample(detail);
   expect(end.active).toEqual(['task.completed']);
   // The step that ended it: the poll's answer, then the eventless move to `completed`.
-  expect(end.stepEvent).toBe('done pollTask');
+  expect(end.stepEvent).toBe('poll.answered');
   await expect(detail.getByRole('status', { name: 'Server status in statechart' })).toHaveText(
     'completed',
   );
@@ -123,7 +123,7 @@ test('the statechart highlights exactly the states the task actor is in, at ever
     // What each step's event means for the lifecycle region, by the machine's definition.
     if (s.stepEvent === 'after pollInterval')
       expect(s.active).toContain('task.active.lifecycle.polling');
-    if (s.stepEvent === 'done pollTask')
+    if (s.stepEvent === 'poll.answered')
       expect(s.active).toContain('task.active.lifecycle.waiting');
     if (s.stepEvent === 'start')
       expect(s.active).toEqual(

@@ -49,11 +49,11 @@ function causeOf(step: HistoryStep, previous: HistoryStep | undefined): string {
   switch (step.event) {
     case 'start':
       return 'CreateTaskResult: the task as created';
-    case 'done pollTask':
+    case 'poll.answered':
       return previous && previous.serverStatus !== step.serverStatus
         ? `tasks/get answered ${step.serverStatus}`
         : `tasks/get answered ${step.serverStatus} again`;
-    case 'error pollTask':
+    case 'poll.failed':
       return failure('tasks/get', step);
     case 'task.notification':
       return `notifications/tasks pushed ${step.serverStatus} (T18)`;

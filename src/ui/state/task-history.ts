@@ -41,9 +41,9 @@ export interface HistoryStep extends StepFacts {
   /** 0 for the start, +1 per step; stays put when old steps are dropped. */
   index: number;
   at: number;
-  /** The raw event type (`xstate.done.actor.0.task.active.lifecycle.polling`). */
+  /** The raw event type (`poll.answered`, `xstate.after.pollInterval.task.active.lifecycle.waiting`). */
   eventType: string;
-  /** The event as a learner reads it (`done pollTask`). */
+  /** The event as a learner reads it (`poll.answered`). */
   event: string;
   value: StateValue;
   /** Deepest active states: one per parallel region, or the final state. */

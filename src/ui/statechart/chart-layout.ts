@@ -43,7 +43,8 @@ export interface LaidOutNode extends Box {
   kind: GraphNodeKind;
   region: boolean;
   depth: number;
-  invokes: string[];
+  /** Lines under a state's name: what it does on entry (`entry / sendPoll`) and invokes (`invoke sendCancel`). */
+  activities: string[];
   /** Lines under a compound's name: its targetless transitions. */
   notes: string[];
 }
@@ -90,6 +91,14 @@ export function edgeLines(edge: Pick<GraphTransition, 'event' | 'guard'>): strin
 }
 
 const SPLIT_LABEL_AT = 26;
+
+/** What a state does while active: its entry actions (the tasks/get is sent so), then what it invokes. */
+function activitiesOf(node: GraphNode): string[] {
+  return [
+    ...node.entry.map((action) => `entry / ${action}`),
+    ...node.invokes.map((src) => `invoke ${src}`),
+  ];
+}
 
 function noteText(t: GraphTransition): string {
   const guard = t.guard ? ` [${t.guard}]` : '';
@@ -159,8 +168,8 @@ export function toElk(
       .map((id) => byId.get(id))
       .filter((n): n is GraphNode => n !== undefined);
     if (children.length === 0) {
-      // Under the name: what it invokes, then what it handles without leaving.
-      const lines = [...node.invokes.map((src) => `invoke ${src}`), ...node.internal.map(noteText)];
+      // Under the name: what it does on entry and invokes, then what it handles without leaving.
+      const lines = [...activitiesOf(node), ...node.internal.map(noteText)];
       const linesWidth = Math.max(0, ...lines.map((line) => measure(line, FONT.label)));
       return {
         id: node.id,
@@ -252,7 +261,7 @@ export function fromElk(graph: MachineGraph, laidOut: ElkNode, elapsedMs: number
         kind: node.kind,
         region: node.region,
         depth,
-        invokes: node.invokes,
+        activities: activitiesOf(node),
         notes: node.internal.map(noteText),
       });
       walk(child, depth + 1);

@@ -2,7 +2,7 @@
 import { vi, expect } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { TaskActor } from '../../../src/client/task-follower.ts';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
+import { pollsBy, taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask } from '../../../src/protocol/task.ts';
 import type { PageStore, StoredTask } from '../../../src/store/page-store.ts';
 import type { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
@@ -51,8 +51,8 @@ export const noCalls = (): Calls => ({ update: [], cancel: 0 });
 /** A machine whose requests are recorded; tasks/get answers with `report()`. */
 export function fakeMachine(report: () => DetailedTask, calls: Calls) {
   return taskMachine.provide({
+    actions: { sendPoll: pollsBy(async () => report()) },
     actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => report()),
       // Never acknowledged: the answer stays in flight, as when the page reloads mid-request.
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
         async ({ input }) => {

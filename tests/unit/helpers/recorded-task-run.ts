@@ -9,7 +9,7 @@
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import type { Timers } from '../../../src/clock/timers.ts';
 import { machineGraph } from '../../../src/machines/machine-graph.ts';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
+import { pollsBy, taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
 import { HistoryRecorder, type HistoryStep } from '../../../src/ui/state/task-history.ts';
 import { BASE, created as createdResult, report as serverReport } from './task-machine-driver.ts';
@@ -33,11 +33,13 @@ export function recordedRun(
   const clock = new SimulatedClock();
   let n = 0;
   const machine = taskMachine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => {
+    actions: {
+      sendPoll: pollsBy(async () => {
         const answer = polls[Math.min(n++, polls.length - 1)]!;
         return answer(clock.now());
       }),
+    },
+    actors: {
       sendCancel: fromPromise<void, { taskId: string }>(async () => undefined),
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
         async () => undefined,

@@ -4,7 +4,7 @@
  * with the simulated time they were made at.
  */
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { taskMachine } from '../../../src/machines/task-machine.ts';
+import { pollsBy, taskMachine } from '../../../src/machines/task-machine.ts';
 import type {
   CreateTaskResult,
   DetailedTask,
@@ -78,11 +78,13 @@ export function follow(options: FollowOptions = {}) {
     cancel: [] as { at: number; taskId: string }[],
   };
   const machine = taskMachine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async ({ input }) => {
-        calls.get.push({ at: clock.now(), ...input });
+    actions: {
+      sendPoll: pollsBy(async (taskId) => {
+        calls.get.push({ at: clock.now(), taskId });
         return (options.poll ?? (() => report('working')))(calls.get.length, clock.now());
       }),
+    },
+    actors: {
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
         async ({ input }) => {
           calls.update.push({ at: clock.now(), ...input });

@@ -121,10 +121,11 @@ describe('machineGraph(taskMachine)', () => {
     expect(graph.nodes.find((n) => n.id === 'task')?.initial).toBe('task.active');
   });
 
-  it('T12: polling -> waiting when pollTask is done, waiting -> polling after pollInterval', () => {
-    const done = edge('active.lifecycle.polling', 'active.lifecycle.waiting', 'done pollTask');
+  it('T12: polling -> waiting on poll.answered, waiting -> polling after pollInterval', () => {
+    const done = edge('active.lifecycle.polling', 'active.lifecycle.waiting', 'poll.answered');
     expect(done).toHaveLength(1);
-    expect(done[0]?.trigger).toBe('done');
+    // A plain event sent back by the entry action, not the done event of an actor made per poll.
+    expect(done[0]?.trigger).toBe('event');
     // One action per answer: the report, its failures cleared and the next poll, in one context update.
     expect(done[0]?.actions).toEqual(['applyReport']);
 
@@ -140,19 +141,24 @@ describe('machineGraph(taskMachine)', () => {
     const expiry = edge('active.lifecycle.waiting', 'expired', 'after pollInterval')[0];
     expect(expiry?.guard).toBe('askedAfterTtl');
     expect(expiry!.order).toBeLessThan(after[0]!.order);
-    expect(graph.nodes.find((n) => n.id === 'task.active.lifecycle.polling')?.invokes).toEqual([
-      'pollTask',
+    const polling = graph.nodes.find((n) => n.id === 'task.active.lifecycle.polling');
+    expect(polling?.entry).toEqual(['sendPoll']);
+    expect(polling?.invokes).toEqual([]);
+    expect(graph.nodes.find((n) => n.id === 'task.active.input.sending')?.invokes).toEqual([
+      'sendUpdate',
     ]);
   });
 
   it('T13, T17: errors, cancel and the terminal statuses lead to final states', () => {
-    expect(edge('active.lifecycle.polling', 'gone', 'error pollTask')[0]?.guard).toBe('isGone');
+    expect(edge('active.lifecycle.polling', 'gone', 'poll.failed')[0]?.guard).toBe('isGone');
     expect(
-      edge('active.lifecycle.polling', 'active.lifecycle.backoff', 'error pollTask')[0]?.guard,
+      edge('active.lifecycle.polling', 'active.lifecycle.backoff', 'poll.failed')[0]?.guard,
     ).toBeUndefined();
     expect(edge('active.cancel.idle', 'active.cancel.sending', 'task.cancel')).toHaveLength(1);
     for (const status of ['completed', 'failed', 'cancelled']) {
-      expect(edge('active', status, 'always')[0]?.guard).toBe(`statusIs(${status})`);
+      // On the region that takes the reports (T9, T18), so each is tried once per event.
+      expect(edge('active.lifecycle', status, 'always')[0]?.guard).toBe(`statusIs(${status})`);
+      expect(edge('active', status, 'always')).toEqual([]);
     }
     const finals = graph.nodes.filter((n) => n.kind === 'final').map((n) => n.key);
     expect(finals.sort()).toEqual([
@@ -196,9 +202,10 @@ describe('machineGraph(taskMachine)', () => {
   });
 
   it('labels raw XState events for people', () => {
-    expect(eventLabel(graph, 'xstate.done.actor.0.task.active.lifecycle.polling')).toBe(
-      'done pollTask',
+    expect(eventLabel(graph, 'xstate.done.actor.0.task.active.input.sending')).toBe(
+      'done sendUpdate',
     );
+    expect(eventLabel(graph, 'poll.answered')).toBe('poll.answered');
     expect(eventLabel(graph, 'xstate.after.pollInterval.task.active.lifecycle.waiting')).toBe(
       'after pollInterval',
     );

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { taskMachine, type TaskResume } from '../../../src/machines/task-machine.ts';
+import { pollsBy, taskMachine, type TaskResume } from '../../../src/machines/task-machine.ts';
 import type { DetailedTask } from '../../../src/protocol/task.ts';
 import { BASE, elicit, flush, report } from '../helpers/task-machine-driver.ts';
 
@@ -23,11 +23,13 @@ function resume(
     cancel: [] as number[],
   };
   const machine = taskMachine.provide({
-    actors: {
-      pollTask: fromPromise<DetailedTask, { taskId: string }>(async () => {
+    actions: {
+      sendPoll: pollsBy(async () => {
         calls.get.push(clock.now());
         return poll(calls.get.length);
       }),
+    },
+    actors: {
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(
         async ({ input }) => {
           calls.update.push(input.inputResponses);

@@ -90,7 +90,7 @@ export function cancelRace(): ReplayEvent[] {
       kind: 'task-step',
       step: {
         taskId: 't1',
-        event: 'done pollTask',
+        event: 'poll.answered',
         value: 'completed',
         serverStatus: 'completed',
         toolName: undefined,

@@ -42,7 +42,7 @@ describe('RunIndex', () => {
     expect(done?.step?.value).toBe('completed');
     expect(index.stepsOf('t1', index.momentAt(3000)).map((s) => s.event)).toEqual([
       'task.created',
-      'done pollTask',
+      'poll.answered',
     ]);
   });
 

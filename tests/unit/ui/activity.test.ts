@@ -41,8 +41,13 @@ describe('clientActivity', () => {
           continue;
         }
         expect(own, `${region.key}.${state.key}`).toHaveLength(1);
-        // A state that invokes a request (tasks/get, tasks/update, tasks/cancel) has it in flight.
-        if (state.invoke.length > 0) expect(own[0]!.busy, `${region.key}.${state.key}`).toBe(true);
+        // A state that makes a request (tasks/get on entry, tasks/update and tasks/cancel
+        // invoked) has it in flight.
+        const sendsOnEntry = state.entry.some(
+          (action) => typeof action === 'object' && action !== null && action.type === 'sendPoll',
+        );
+        if (state.invoke.length > 0 || sendsOnEntry)
+          expect(own[0]!.busy, `${region.key}.${state.key}`).toBe(true);
         // T17: whatever the cancel region does, it is the client's intent; only the server says cancelled.
         if (region.key === 'cancel') expect(own[0]!.text).not.toMatch(/\bcancelled\b/);
         texts.add(own[0]!.text);

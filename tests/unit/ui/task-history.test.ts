@@ -41,11 +41,11 @@ describe('HistoryRecorder', () => {
       'task.cancel',
       'done sendCancel',
       'after pollInterval',
-      'done pollTask',
+      'poll.answered',
       'after pollInterval',
-      'error pollTask',
+      'poll.failed',
       'after backoff',
-      'done pollTask',
+      'poll.answered',
     ]);
     const byEvent = (event: string) => steps().find((s) => s.event === event)!;
     expect(byEvent('start').active).toEqual(
@@ -55,7 +55,7 @@ describe('HistoryRecorder', () => {
         'task.active.cancel.idle',
       ]),
     );
-    expect(byEvent('error pollTask').active).toContain('task.active.lifecycle.backoff');
+    expect(byEvent('poll.failed').active).toContain('task.active.lifecycle.backoff');
     expect(byEvent('done sendCancel').active).toContain('task.active.cancel.acknowledged');
 
     // Every transition the running actor took is an edge the chart draws.
@@ -63,10 +63,10 @@ describe('HistoryRecorder', () => {
     for (const step of steps())
       for (const id of step.taken) expect(edges, `${step.event}: ${id}`).toContain(id);
 
-    // The last poll's report takes two transitions in one step: done pollTask, then always -> completed.
+    // The last poll's report takes two transitions in one step: poll.answered, then always -> completed.
     const last = steps().at(-1)!;
     expect(last.taken.map((id) => graph.edges.find((e) => e.id === id)?.event)).toEqual([
-      'done pollTask',
+      'poll.answered',
       'always',
     ]);
     expect(last.active).toEqual(['task.completed']);
@@ -215,7 +215,7 @@ describe('status changes only', () => {
     const all = steps();
     expect(all.length).toBeGreaterThan(20);
     const changes = statusChanges(all);
-    expect(changes.map((s) => s.event)).toEqual(['start', 'done pollTask']);
+    expect(changes.map((s) => s.event)).toEqual(['start', 'poll.answered']);
     expect(changes.at(-1)).toMatchObject({ serverStatus: 'completed', active: ['task.completed'] });
 
     // Stepping through the filtered steps visits only those.
