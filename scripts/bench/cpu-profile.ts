@@ -87,21 +87,29 @@ export async function summarise(
   top = 15,
   loadMap: (url: string) => Promise<TraceMap | undefined> = fetchMap,
 ): Promise<ProfileSummary> {
+  const sourceOf = await sourcesOf(profile, loadMap);
+  const summary = attribute(profile, sourceOf, entryPoints, top);
+  if (!within) return summary;
+  const inside = attribute(profile, sourceOf, [], 10, within);
+  return { ...summary, within: { label: within.label, byFile: inside.byFile, self: inside.self } };
+}
+
+/** Each frame of `profile` to its source, every script's source map loaded first (by default fetched beside it). */
+export async function sourcesOf(
+  profile: Profile,
+  loadMap: (url: string) => Promise<TraceMap | undefined> = fetchMap,
+): Promise<(frame: CallFrame) => FrameSource> {
   const maps: SourceMaps = new Map();
   for (const { callFrame } of profile.nodes)
     if (!maps.has(callFrame.url)) maps.set(callFrame.url, await loadMap(callFrame.url));
   // Many nodes are the same function, called from different places: each is mapped once.
   const sources = new Map<string, FrameSource>();
-  const sourceOf = (frame: CallFrame) => {
+  return (frame) => {
     const key = `${frame.url}:${frame.lineNumber}:${frame.columnNumber}:${frame.functionName}`;
     let source = sources.get(key);
     if (!source) sources.set(key, (source = sourceFor(frame, maps.get(frame.url))));
     return source;
   };
-  const summary = attribute(profile, sourceOf, entryPoints, top);
-  if (!within) return summary;
-  const inside = attribute(profile, sourceOf, [], 10, within);
-  return { ...summary, within: { label: within.label, byFile: inside.byFile, self: inside.self } };
 }
 
 /** `name (source:line)` of a position in one of the page's scripts, through its source map when it has one. */
