@@ -21,9 +21,9 @@ import { ScenarioRunner } from './ui/state/scenario-runner.svelte.ts';
 import { ServerChoice } from './ui/state/server-choice.svelte.ts';
 import { TimeControl } from './ui/state/time-control.svelte.ts';
 import { PageStage } from './ui/state/scenario-stage.ts';
-import { RunSharing } from './ui/state/run-sharing.ts';
+import { recordRun } from './ui/state/record-run.ts';
 import { keepSeedInAddress } from './ui/state/seed-address.ts';
-import { ReplayOpener } from './ui/state/replay-opener.svelte.ts';
+import { LazyReplayOpener } from './ui/state/lazy-replay-opener.svelte.ts';
 
 // Not top-level `await`: a lazily loaded chunk (the remote endpoint) imports modules of this
 // entry's chunk, and it could not finish loading while this module is still evaluating.
@@ -59,16 +59,18 @@ async function start(): Promise<void> {
   applyBeforeStart(session, cluster, shared.setup);
   // The seed is in the address from now on, so a reload keeps the same faults in the same order.
   keepSeedInAddress(session.network);
-  // Recording starts with the page, before the session says anything.
-  // A run saved while a scenario is open names it (read when saved, once `scenarios` exists).
-  const sharing = new RunSharing(session, cluster, choice?.url.href, shared.problems, () =>
+  // Recording starts with the page, before the session says anything; the Run menu's actions
+  // load at its first use. A run saved while a scenario is open names it (read when saved, once
+  // `scenarios` exists).
+  const sharing = recordRun(session, cluster, choice?.url.href, shared.problems, () =>
     scenarios.scenario ? { id: scenarios.scenario.id, title: scenarios.scenario.title } : undefined,
   );
   const server = new ServerChoice(remote, storage, () => location.reload());
   markRestoreForBench(session);
   const playground = new Playground(session, cluster);
   const scenarios = new ScenarioRunner(new PageStage(playground));
-  const replays = new ReplayOpener();
+  // Listens for a dropped run from load; the opener's code loads with the first run opened.
+  const replays = new LazyReplayOpener();
   // "Check this server": raw HTTP checks, so only for a server over HTTP (loaded with it, like the
   // remote endpoint); the suite itself loads on first use.
   const check = choice
@@ -82,7 +84,8 @@ async function start(): Promise<void> {
     target: document.getElementById('app')!,
     props: { playground, scenarios, server, sharing, check, replays, time },
   });
-  // A run named in the address (`?run=<url>`) opens over the live page, which starts as ever.
+  // A run named in the address (`?run=<url>`) opens over the live page, which starts as ever
+  // (the replay's code is fetched at once then, and only then).
   void replays.openFromAddress();
   void session.start().then(() => {
     applyAfterStart(session, shared.setup);

@@ -1,13 +1,15 @@
 /**
  * Whether a replay covers the page, and opening one: from a picked or
  * dropped file, or from the address (`?run=<url>`, kept there while the
- * replay is open so a reload opens it again). While it loads the page shows
+ * replay is open so a reload opens it again). Loaded at the first opening
+ * (`LazyReplayOpener` stands in for it until then). While it loads the page shows
  * the progress; a run that cannot be opened leaves one message naming what
  * is wrong, and the live page as it was. The live session is never touched:
  * its tasks keep polling beneath the replay, and Close shows it again.
  */
 import type { LoadProgress, LoadResult } from '../../replay/run-loader.ts';
 import type { Replay } from './replay.svelte.ts';
+import { RUN_PARAM, runNamedIn } from './run-address.ts';
 
 /**
  * The loader, the player and the replay's state load at the first opening, not with the page:
@@ -25,9 +27,6 @@ export type ReplayOpening =
   | { readonly kind: 'idle' }
   | { readonly kind: 'loading'; readonly name: string; readonly progress: LoadProgress }
   | { readonly kind: 'failed'; readonly name: string; readonly error: string };
-
-/** The address parameter naming a run to replay. */
-export const RUN_PARAM = 'run';
 
 export class ReplayOpener {
   #opening = $state.raw<ReplayOpening>({ kind: 'idle' });
@@ -59,12 +58,6 @@ export class ReplayOpener {
     );
   }
 
-  /** Opens the run the address names, if it names one. */
-  openFromAddress(): Promise<void> {
-    const address = new URL(location.href).searchParams.get(RUN_PARAM);
-    return address ? this.openUrl(address) : Promise.resolve();
-  }
-
   /** Back to the live page. */
   close(): void {
     this.#replay?.close();
@@ -88,7 +81,7 @@ export class ReplayOpener {
     if (attempt !== this.#attempt) return;
     if (!result.ok) {
       this.#opening = { kind: 'failed', name, error: result.error };
-      if (new URL(location.href).searchParams.get(RUN_PARAM) === name) this.#setAddress(undefined);
+      if (runNamedIn(location.href) === name) this.#setAddress(undefined);
       return;
     }
     const { Replay, frameTicker } = await replayModules();

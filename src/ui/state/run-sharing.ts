@@ -1,16 +1,15 @@
 /**
- * "Save run", "Export HAR" and "Copy link": the page's recorder (listening
- * since load) and the setup the address gave, with what was wrong in it.
- * Plain TypeScript the e2e and unit tests can drive; the header's Run menu
- * (`RunMenu.svelte`) only shows it.
+ * "Save run", "Export HAR" and "Copy link" over the page's recorder (listening
+ * since load) and the setup now. Loaded at the Run menu's first use
+ * (`LazyRunSharing`, which the header's `RunMenu.svelte` shows); plain
+ * TypeScript the tests can drive.
  */
 import type { ClusterEndpoint } from '../../session/cluster/cluster-endpoint.ts';
 import type { PageSession } from '../../session/page-session.ts';
 import { currentSetup } from '../../record/apply-setup.ts';
 import type { RunScenario } from '../../record/run-file.ts';
-import { RunRecorder } from '../../record/run-recorder.ts';
+import type { RunRecorder } from '../../record/run-recorder.ts';
 import { SETUP_PARAMS, setupParams } from '../../record/setup-address.ts';
-import { watchTaskSteps } from './run-steps.ts';
 
 /** `2026-07-28T10-00-00` for a file name (no colons: some systems refuse them). */
 export function fileTime(at: number): string {
@@ -30,8 +29,6 @@ function download(name: string, text: string, type: string): void {
 
 export class RunSharing {
   readonly recorder: RunRecorder;
-  /** What was wrong in the address's setup: one line per parameter left out. */
-  readonly problems: readonly string[];
   readonly #session: PageSession;
   readonly #cluster: ClusterEndpoint | undefined;
   readonly #remoteUrl: string | undefined;
@@ -42,19 +39,14 @@ export class RunSharing {
     session: PageSession,
     cluster: ClusterEndpoint | undefined,
     remoteUrl: string | undefined,
-    problems: readonly string[],
+    recorder: RunRecorder,
     scenario: () => RunScenario | undefined = () => undefined,
   ) {
     this.#session = session;
     this.#scenario = scenario;
     this.#cluster = cluster;
     this.#remoteUrl = remoteUrl;
-    this.problems = problems;
-    this.recorder = new RunRecorder(session, {
-      appVersion: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev',
-      setup: currentSetup(session, cluster, remoteUrl),
-      watchSteps: watchTaskSteps,
-    });
+    this.recorder = recorder;
   }
 
   /**

@@ -116,10 +116,15 @@ const { eager, lazy } = firstLoad(ENTRY);
  * in `/`) and where it loads. A line that fails here means a static import pulled it back in.
  */
 const LAZY = [
+  [
+    'src/ui/state/replay-opener.svelte.ts',
+    'the first run opened, or a drag or the Run menu (LazyReplayOpener)',
+  ],
   ['src/replay/', 'the first run opened (ReplayOpener)'],
   ['src/ui/state/replay.svelte.ts', 'the first run opened'],
   ['src/ui/replay/ReplayBar.svelte', 'the first run opened (App)'],
   ['src/ui/replay/ReplayView.svelte', 'the first run opened (App)'],
+  ['src/ui/state/run-sharing.ts', "the Run menu's first use (LazyRunSharing)"],
   ['src/record/har.ts', 'the first Export HAR (RunSharing)'],
   ['src/record/run-file.ts', 'the first Save run (RunSharing); the recorder stays eager'],
   ['src/record/run-events.ts', "the run file's schema, with run-file.ts"],
@@ -130,6 +135,10 @@ const LAZY = [
   ['src/learn/explainers.ts', 'with the explainer and the learning views'],
   ['src/ui/components/TaskDetail.svelte', "the first task's detail (App)"],
   ['src/ui/components/Statechart.svelte', 'with the task detail'],
+  ['src/ui/components/ScenarioPanel.svelte', 'the first scenario opened (App)'],
+  ['src/ui/components/ScenarioControls.svelte', 'with the scenario panel'],
+  ['src/ui/components/ScenarioDrill.svelte', 'with the scenario panel'],
+  ['src/ui/components/ScenarioExpectations.svelte', 'with the scenario panel'],
   ['src/ui/components/SequenceDiagram.svelte', 'the first Sequence tab (MessagesPanel)'],
   ['package:elkjs', 'the first statechart laid out (its own worker)'],
 ] as const;
@@ -138,7 +147,9 @@ const LAZY = [
 const EAGER = [
   ['src/record/run-recorder.ts', 'records every event from load'],
   ['src/ui/replay/ReplayOpen.svelte', 'drop-to-open listens from load'],
-  ['src/ui/state/replay-opener.svelte.ts', '`?run=` opens at load'],
+  ['src/ui/state/lazy-replay-opener.svelte.ts', 'a drop is queued, `?run=` read at load'],
+  ['src/ui/state/lazy-run-sharing.ts', "the address's setup problems are shown at load"],
+  ['src/ui/state/record-run.ts', 'the recorder starts with the page'],
   ['src/ui/components/TimeControls.svelte', 'Alt+P pauses at once'],
 ] as const;
 

@@ -1,0 +1,83 @@
+/**
+ * What the Run menu and a dropped run file need loads on first use, not
+ * with the page (issue 16: the first screen's JS under 150 KB gzip), and
+ * nothing is lost for it: a file dropped while the replay opener's code is
+ * still on its way opens once it arrives; a chunk that cannot be fetched is
+ * said in words, the live page stays as it was, and the next try loads it.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { serializeRunFile } from '../../src/record/run-file.ts';
+import { cancelRaceRun } from '../unit/replay/run-fixture.ts';
+import { chooseInRunMenu, openPlayground } from './playground.ts';
+
+const OPENER_CHUNK = '**/assets/replay-opener.svelte-*.js';
+const SHARING_CHUNK = '**/assets/run-sharing-*.js';
+const replayBar = (page: Page) => page.getByRole('region', { name: 'Replay' });
+
+/** Drags `text` as a file named `name` over the window and drops it, as a file manager would. */
+async function dropRunFile(page: Page, name: string, text: string): Promise<void> {
+  await page.evaluate(
+    ([name, text]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text!], name!, { type: 'application/json' }));
+      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, cancelable: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, cancelable: true }));
+    },
+    [name, text],
+  );
+}
+
+test('a run file dropped while the opener is still loading is not lost: it shows as loading, then opens', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  // Hold the opener's chunk back until the drop has happened.
+  let release!: () => void;
+  const dropped = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  await page.route(OPENER_CHUNK, async (route) => {
+    asked++;
+    await dropped;
+    await route.continue();
+  });
+  await dropRunFile(page, 'cancel-race.json', serializeRunFile(cancelRaceRun()));
+  await expect(page.getByRole('status').filter({ hasText: 'cancel-race.json' })).toBeVisible();
+  await expect.poll(() => asked).toBe(1);
+  release();
+  await expect(replayBar(page).getByText('Replay of cancel-race.json')).toBeVisible();
+});
+
+test("the opener's code fails to load: the drop says so, the live page stays, the next drop opens it", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await page.route(OPENER_CHUNK, (route) => route.abort('internetdisconnected'));
+  const run = serializeRunFile(cancelRaceRun());
+  await dropRunFile(page, 'cancel-race.json', run);
+  const alert = page.getByRole('alert').filter({ hasText: 'cannot be replayed' });
+  await expect(alert).toContainText("the replay's code could not be loaded");
+  await expect(replayBar(page)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^slow_compute\b/ })).toBeVisible();
+
+  await page.unroute(OPENER_CHUNK);
+  await dropRunFile(page, 'cancel-race.json', run);
+  await expect(replayBar(page).getByText('Replay of cancel-race.json')).toBeVisible();
+  await expect(alert).toHaveCount(0);
+});
+
+test("the Run menu's actions fail to load: Copy link says so and stays; once they load it copies", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openPlayground(page);
+  await page.route(SHARING_CHUNK, (route) => route.abort('internetdisconnected'));
+  await chooseInRunMenu(page, 'Copy link');
+  const note = page.getByTestId('run-share-status');
+  await expect(note).toContainText('Could not copy the link:');
+
+  await page.unroute(SHARING_CHUNK);
+  await chooseInRunMenu(page, 'Copy link');
+  await expect(note).toContainText('Link copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/[?&]seed=\d+/);
+});
