@@ -20,6 +20,7 @@ import type { Browser } from '@playwright/test';
 import { bundleSize } from './bench/bundle-size.ts';
 import { launchChromium } from './bench/chromium.ts';
 import { cluster } from './bench/cluster.ts';
+import { followerMachine } from './bench/follower-machine.ts';
 import type { BenchContext, BenchPart } from './bench/context.ts';
 import { table, type Figure } from './bench/figures.ts';
 import { goals, goalTable } from './bench/goals.ts';
@@ -36,6 +37,7 @@ const PARTS: readonly BenchPart[] = [
   nodeHost,
   cluster,
   pageFollow,
+  followerMachine,
   resume,
   runFile,
 ];

@@ -112,7 +112,8 @@ async function profilePagePath(ctx: BenchContext, page: Page, seconds: number): 
   try {
     const cdp = await page.context().newCDPSession(page);
     const stopPage = await startProfile((m, p) => cdp.send(m as never, p as never));
-    const stopWorker = await startProfile(worker.send);
+    // The worker runs none of the page's entry points.
+    const stopWorker = await startProfile(worker.send, { entryPoints: [] });
     const done = await page.evaluate(({ ms, inFlight }) => window.bench.saturateFor(ms, inFlight), {
       ms: seconds * 1000,
       inFlight: IN_FLIGHT,

@@ -15,6 +15,7 @@ import {
 } from '../machines/task-machine.ts';
 import type { DetailedTask } from '../protocol/task.ts';
 import type { StoredTask } from '../store/page-store.ts';
+import type { StoredProgress } from '../store/task-progress.ts';
 import type { TaskActor } from './task-follower.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
@@ -48,6 +49,23 @@ export function storedTaskOf(snapshot: TaskSnapshot, facts: FollowFacts): Stored
     ...(context.outcome ? { outcome: context.outcome } : {}),
     ...(context.lastError ? { lastError: context.lastError } : {}),
     followedAt: facts.followedAt,
+  };
+}
+
+/**
+ * The task's progress alone, read from its actor's snapshot: what a
+ * `progress` change (below) changed, kept apart from the task's record and
+ * written with every other task's in one record (`task-progress.ts`).
+ */
+export function progressOf(snapshot: TaskSnapshot, revision: number): StoredProgress {
+  const context = snapshot.context;
+  // A CreateTaskResult is a DetailedTask without the optional fields (T7, T10).
+  const task: DetailedTask = context.task;
+  return {
+    revision,
+    polls: context.polls,
+    ...(context.nextPollAt !== undefined ? { nextPollAt: context.nextPollAt } : {}),
+    task,
   };
 }
 

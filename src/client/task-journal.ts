@@ -8,9 +8,13 @@
  * the same tick, so a reload right after an answer never asks it again.
  * Progress alone (the poll count, the schedule, the report's progress text)
  * changes on every poll of every task, so it is written at most once per
- * `progressWriteMs` per task, and when the page closes. Wire messages are
- * written in batches. A failed write (storage full) leaves what was stored
- * before untouched, is reported through `onProblem`, and is tried again.
+ * `progressWriteMs`, every task's in one record (`store/task-progress.ts`:
+ * one write a second, not one per task), and into every task's record when
+ * the page closes. Every write is numbered (`revision`), so a reload can
+ * tell whether a task's progress is newer than its record. Wire messages
+ * are written in batches. A failed write (storage full) leaves what was
+ * stored before untouched, is reported through `onProblem`, and is tried
+ * again.
  */
 import type { SnapshotFrom } from 'xstate';
 import { realTimers, type Timers } from '../clock/timers.ts';
@@ -22,8 +26,15 @@ import {
   type StoredTask,
   type StoredWireEntry,
 } from '../store/page-store.ts';
+import type { StoredProgress } from '../store/task-progress.ts';
 import type { WireEntry } from './rpc-client.ts';
-import { factsChange, storedTaskOf, type FactsChange, type FollowFacts } from './task-facts.ts';
+import {
+  factsChange,
+  progressOf,
+  storedTaskOf,
+  type FactsChange,
+  type FollowFacts,
+} from './task-facts.ts';
 import type { TaskActor } from './task-follower.ts';
 
 type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
@@ -41,7 +52,7 @@ export interface TaskJournalOptions {
   onProblem?: (problem: StorageProblem | undefined) => void;
   /** How long wire messages gather before they are written together. */
   wireBatchMs?: number;
-  /** At most how often a task's progress alone (poll count, schedule) is written. */
+  /** At most how often the tasks' progress alone (poll count, schedule) is written. */
   progressWriteMs?: number;
   /** How long a load may wait for storage (a blocked open waits forever) before the page starts without it. */
   readTimeoutMs?: number;
@@ -61,7 +72,12 @@ export class TaskJournal {
   readonly #due = new Set<string>();
   /** Tasks whose progress alone changed: written when the progress timer fires. */
   readonly #progress = new Set<string>();
+  /** Tasks whose record could not be written: written again when the progress timer fires. */
+  readonly #unwritten = new Set<string>();
   #progressTimer: unknown;
+  #progressWrite: Promise<void> | undefined;
+  /** Writes started (tasks or progress), counted on from the largest stored: each one's `revision`. */
+  #revision = 0;
   #taskWrite: Promise<void> | undefined;
   #wire: StoredWireEntry[] = [];
   #wireTimer: unknown;
@@ -89,7 +105,10 @@ export class TaskJournal {
 
   /** Every stored task, oldest followed first; empty when storage cannot be read. */
   async load(): Promise<StoredTask[]> {
-    return this.#reading(() => this.#store.tasks());
+    const tasks = await this.#reading(() => this.#store.tasks());
+    // What this page writes must count as newer than anything an earlier page wrote.
+    for (const task of tasks) this.#revision = Math.max(this.#revision, task.revision ?? 0);
+    return tasks;
   }
 
   /** The kept wire log, oldest first. */
@@ -124,6 +143,7 @@ export class TaskJournal {
       this.#tracked.delete(id);
       this.#due.delete(id);
       this.#progress.delete(id);
+      this.#unwritten.delete(id);
     }
     await this.#taskWrite;
     await this.#writing(() => this.#store.deleteTasks(taskIds));
@@ -144,8 +164,8 @@ export class TaskJournal {
 
   /** Writes everything pending now, progress included. */
   async flush(): Promise<void> {
-    this.#progressDue();
-    await Promise.all([this.#flushTasks(), this.#flushWire()]);
+    await this.#progressWrite;
+    await Promise.all([this.#progressDue(), this.#flushTasks(), this.#flushWire()]);
   }
 
   /**
@@ -157,13 +177,17 @@ export class TaskJournal {
   close(): Promise<void> {
     this.#timers.clearTimeout(this.#progressTimer);
     this.#progressTimer = undefined;
+    const revision = ++this.#revision;
     const last = [...this.#tracked.values()].flatMap((tracked): StoredTask[] => {
-      const stored = storedTaskOf(tracked.snapshot, tracked.facts);
+      const stored = { ...storedTaskOf(tracked.snapshot, tracked.facts), revision };
       if (tracked.snapshot.status === 'active') return [{ ...stored, keptAtClose: true }];
-      return this.#due.has(stored.taskId) || this.#progress.has(stored.taskId) ? [stored] : [];
+      const { taskId } = stored;
+      const pending = this.#due.has(taskId) || this.#progress.has(taskId);
+      return pending || this.#unwritten.has(taskId) ? [stored] : [];
     });
     this.#due.clear();
     this.#progress.clear();
+    this.#unwritten.clear();
     const tasks = last.length > 0 ? this.#writing(() => this.#store.putTasks(last)) : undefined;
     return Promise.all([tasks, this.#flushWire()]).then(() => {});
   }
@@ -174,12 +198,13 @@ export class TaskJournal {
     this.#tracked.clear();
     this.#due.clear();
     this.#progress.clear();
+    this.#unwritten.clear();
     this.#timers.clearTimeout(this.#progressTimer);
     this.#progressTimer = undefined;
     this.#wire = [];
     this.#timers.clearTimeout(this.#wireTimer);
     this.#wireTimer = undefined;
-    await Promise.all([this.#taskWrite, this.#wireWrite]);
+    await Promise.all([this.#taskWrite, this.#progressWrite, this.#wireWrite]);
     await this.#writing(() => this.#store.clear());
   }
 
@@ -187,27 +212,58 @@ export class TaskJournal {
     if (change === 'none') return;
     if (change === 'decisive') {
       this.#progress.delete(taskId);
+      this.#unwritten.delete(taskId);
       this.#due.add(taskId);
       // Same tick: a reload right after an answer must find it written.
       this.#taskWrite ??= this.#drainTasks();
       return;
     }
     // Already due: the next write takes its latest facts anyway.
-    if (this.#due.has(taskId)) return;
+    if (this.#due.has(taskId) || this.#unwritten.has(taskId)) return;
     this.#progress.add(taskId);
+    this.#armProgress();
+  }
+
+  #armProgress(): void {
     this.#progressTimer ??= this.#timers.setTimeout(
-      () => this.#progressDue(),
+      () => void this.#progressDue(),
       this.#progressWriteMs,
     );
   }
 
-  /** The progress waiting is due now: it goes into the next write. */
-  #progressDue(): void {
+  /**
+   * The progress waiting is written now, every task's in one record, and
+   * the records that could not be written are tried again. One progress
+   * write at a time: what changes meanwhile waits for the next timer.
+   */
+  #progressDue(): Promise<void> {
     this.#timers.clearTimeout(this.#progressTimer);
     this.#progressTimer = undefined;
-    for (const id of this.#progress) this.#due.add(id);
-    this.#progress.clear();
+    for (const id of this.#unwritten) this.#due.add(id);
+    this.#unwritten.clear();
     if (this.#due.size > 0) this.#taskWrite ??= this.#drainTasks();
+    if (this.#progress.size === 0) return this.#progressWrite ?? Promise.resolve();
+    this.#progressWrite ??= this.#writeProgress().finally(() => {
+      this.#progressWrite = undefined;
+      if (this.#progress.size > 0) this.#armProgress();
+    });
+    return this.#progressWrite;
+  }
+
+  async #writeProgress(): Promise<void> {
+    const revision = ++this.#revision;
+    const ids = [...this.#progress];
+    this.#progress.clear();
+    const progress = new Map<string, StoredProgress>();
+    for (const id of ids) {
+      const tracked = this.#tracked.get(id);
+      if (tracked) progress.set(id, progressOf(tracked.snapshot, revision));
+    }
+    if (await this.#writing(() => this.#store.putProgress(progress))) return;
+    // Not written: tried again with the next progress write, unless a record write took it meanwhile.
+    for (const id of ids)
+      if (this.#tracked.has(id) && !this.#due.has(id) && !this.#unwritten.has(id))
+        this.#progress.add(id);
   }
 
   /**
@@ -223,14 +279,20 @@ export class TaskJournal {
       while (this.#due.size > 0) {
         const ids = [...this.#due];
         this.#due.clear();
+        const revision = ++this.#revision;
         const batch = ids.flatMap((id) => {
           const tracked = this.#tracked.get(id);
-          return tracked ? [storedTaskOf(tracked.snapshot, tracked.facts)] : [];
+          return tracked ? [{ ...storedTaskOf(tracked.snapshot, tracked.facts), revision }] : [];
         });
         const ok = await this.#writing(() => this.#store.putTasks(batch));
         if (ok) continue;
         // Not written: tried again with the next progress write, or sooner if something decisive changes.
-        for (const id of ids) if (this.#tracked.has(id)) this.#changed(id, 'progress');
+        for (const id of ids) {
+          if (!this.#tracked.has(id)) continue;
+          this.#progress.delete(id);
+          this.#unwritten.add(id);
+        }
+        this.#armProgress();
         return;
       }
     } finally {

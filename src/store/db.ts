@@ -22,9 +22,18 @@ import {
   type StoredTask,
   type StoredWireEntry,
 } from './page-store.ts';
+import {
+  mergeProgress,
+  withProgress,
+  type ProgressRecord,
+  type StoredProgress,
+} from './task-progress.ts';
 
 export const PAGE_DATABASE = 'mcp-tasks-playground-page';
-export const PAGE_DB_VERSION = 2;
+export const PAGE_DB_VERSION = 3;
+
+/** The key of the one record in `progress`. */
+const EVERY_TASK = 'every task';
 
 /**
  * A batch of wire messages, kept as one record: one `add` per batch instead
@@ -44,6 +53,8 @@ export interface PageDbSchema extends DBSchema {
   wire: { key: number; value: StoredWireEntry & { id?: number } };
   /** The wire log in chunks, oldest first, keyed by `end`. */
   wireChunks: { key: number; value: StoredWireChunk };
+  /** Every task's progress in one record, keyed {@link EVERY_TASK} (`task-progress.ts`). */
+  progress: { key: string; value: Map<string, StoredProgress> };
 }
 
 type PageDb = IDBPDatabase<PageDbSchema>;
@@ -69,6 +80,8 @@ function openPageDb(
         db.createObjectStore('wireChunks', { keyPath: 'end' });
         void moveWireIntoChunks(db, transaction);
       }
+      // v3: every task's progress in one record, written apart from the tasks' own.
+      if (oldVersion < 3) db.createObjectStore('progress');
     },
     blocked: hooks.onBlocked,
     blocking: hooks.onBlocking,
@@ -110,16 +123,44 @@ export class IdbPageStore implements PageStore {
     });
   }
 
-  async deleteTasks(taskIds: readonly string[]): Promise<void> {
-    const tx = (await this.#open()).transaction('tasks', 'readwrite');
+  /**
+   * A read and a put, however many tasks: the record is read inside the
+   * transaction, so another tab writing its own tasks' progress meanwhile
+   * waits, and neither loses the other's.
+   */
+  async putProgress(progress: ProgressRecord): Promise<void> {
+    if (progress.size === 0) return;
+    const tx = (await this.#open()).transaction('progress', 'readwrite');
     await allOrNothing(tx, async () => {
-      await Promise.all(taskIds.map((id) => tx.store.delete(id)));
+      const stored = await tx.store.get(EVERY_TASK);
+      await tx.store.put(mergeProgress(stored, progress), EVERY_TASK);
+    });
+  }
+
+  async deleteTasks(taskIds: readonly string[]): Promise<void> {
+    const tx = (await this.#open()).transaction(['tasks', 'progress'], 'readwrite');
+    await allOrNothing(tx, async () => {
+      const tasks = tx.objectStore('tasks');
+      const progress = tx.objectStore('progress');
+      const stored = await progress.get(EVERY_TASK);
+      await Promise.all([
+        ...taskIds.map((id) => tasks.delete(id)),
+        ...(stored && taskIds.some((id) => stored.has(id))
+          ? [progress.put(mergeProgress(stored, new Map(), taskIds), EVERY_TASK)]
+          : []),
+      ]);
     });
   }
 
   async tasks(): Promise<StoredTask[]> {
-    const all = await (await this.#open()).getAll('tasks');
-    return all.sort((a, b) => a.followedAt - b.followedAt);
+    const tx = (await this.#open()).transaction(['tasks', 'progress'], 'readonly');
+    const [all, progress] = await Promise.all([
+      tx.objectStore('tasks').getAll(),
+      tx.objectStore('progress').get(EVERY_TASK),
+    ]);
+    return all
+      .map((task) => withProgress(task, progress?.get(task.taskId)))
+      .sort((a, b) => a.followedAt - b.followedAt);
   }
 
   /**
@@ -148,9 +189,10 @@ export class IdbPageStore implements PageStore {
   }
 
   async clear(): Promise<void> {
-    const tx = (await this.#open()).transaction(['tasks', 'wireChunks'], 'readwrite');
+    const stores = ['tasks', 'progress', 'wireChunks'] as const;
+    const tx = (await this.#open()).transaction(stores, 'readwrite');
     await allOrNothing(tx, async () => {
-      await Promise.all([tx.objectStore('tasks').clear(), tx.objectStore('wireChunks').clear()]);
+      await Promise.all(stores.map((name) => tx.objectStore(name).clear()));
     });
   }
 

@@ -6,9 +6,16 @@ import {
   type StoredTask,
   type StoredWireEntry,
 } from './page-store.ts';
+import {
+  mergeProgress,
+  withProgress,
+  type ProgressRecord,
+  type StoredProgress,
+} from './task-progress.ts';
 
 export class MemoryPageStore implements PageStore {
   readonly #tasks = new Map<string, StoredTask>();
+  #progress = new Map<string, StoredProgress>();
   #wire: StoredWireEntry[] = [];
 
   async putTasks(tasks: readonly StoredTask[]): Promise<void> {
@@ -19,14 +26,20 @@ export class MemoryPageStore implements PageStore {
       );
   }
 
+  /** Copied, as IndexedDB would: the journal's reports stay the actors' own. */
+  async putProgress(progress: ProgressRecord): Promise<void> {
+    this.#progress = mergeProgress(this.#progress, structuredClone(new Map(progress)));
+  }
+
   async deleteTasks(taskIds: readonly string[]): Promise<void> {
     for (const id of taskIds) this.#tasks.delete(id);
+    this.#progress = mergeProgress(this.#progress, new Map(), taskIds);
   }
 
   async tasks(): Promise<StoredTask[]> {
     return [...this.#tasks.values()]
       .sort((a, b) => a.followedAt - b.followedAt)
-      .map((t) => structuredClone(t));
+      .map((t) => structuredClone(withProgress(t, this.#progress.get(t.taskId))));
   }
 
   /**
@@ -47,6 +60,7 @@ export class MemoryPageStore implements PageStore {
 
   async clear(): Promise<void> {
     this.#tasks.clear();
+    this.#progress.clear();
     this.#wire = [];
   }
 }

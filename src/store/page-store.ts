@@ -8,6 +8,7 @@
 import { errorMessage } from '../protocol/error-message.ts';
 import type { HttpFacts } from '../protocol/http-facts.ts';
 import type { DetailedTask } from '../protocol/task.ts';
+import type { ProgressRecord } from './task-progress.ts';
 
 /** How following a task ended, as the client saw it. */
 export type StoredOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'gone';
@@ -43,6 +44,12 @@ export interface StoredTask {
    * count and schedule) only now and then, so an older schedule may be stale.
    */
   keptAtClose?: true;
+  /**
+   * The journal's count of writes when this was written: a task's progress
+   * (`task-progress.ts`) is kept apart and counts as newer only with a larger
+   * one. Absent in records from before progress was kept apart.
+   */
+  revision?: number;
 }
 
 /** One wire log message (the exact JSON that crossed the link). */
@@ -61,14 +68,20 @@ export const WIRE_LOG_LIMIT = 3000;
 export interface PageStore {
   /** Writes these tasks, merged with what another tab may have written (see {@link mergeStoredTask}). */
   putTasks(tasks: readonly StoredTask[]): Promise<void>;
+  /**
+   * Writes these tasks' progress into the one record every task's progress
+   * is kept in (see `mergeProgress`): one write however many tasks it holds.
+   */
+  putProgress(progress: ProgressRecord): Promise<void>;
+  /** Deletes these tasks, their progress with them. */
   deleteTasks(taskIds: readonly string[]): Promise<void>;
-  /** Every stored task, oldest followed first. */
+  /** Every stored task, oldest followed first, its progress laid over it (`withProgress`). */
   tasks(): Promise<StoredTask[]>;
   /** Appends messages, then drops the oldest beyond {@link WIRE_LOG_LIMIT}, in one step. */
   appendWire(entries: readonly StoredWireEntry[]): Promise<void>;
   /** The kept messages, oldest first. */
   wire(): Promise<StoredWireEntry[]>;
-  /** Empties tasks and wire log. */
+  /** Empties tasks, their progress and the wire log. */
   clear(): Promise<void>;
 }
 

@@ -58,13 +58,17 @@ test('the statechart highlights exactly the states the task actor is in, at ever
   await openStatechart(page, 'export_report');
   await page.keyboard.press('Escape');
 
-  // Long past the chart opening on a busy machine, so it is seen live; polled every 2 s, so
-  // the history stays short enough to step through.
+  // Polled every 2 s, so the history stays short enough to step through. The world is paused
+  // while the chart opens (no job steps, no poll leaves), so however slow the machine, the task
+  // is still working when sampling starts, and is seen live.
   await callTool(page, 'slow_compute', { seconds: '10', pollIntervalMs: '2000' });
   await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('working');
+  const worldTime = page.getByRole('banner').getByRole('group', { name: 'World time' });
+  await worldTime.getByRole('button', { name: 'Pause' }).click();
   const { detail, taskId } = await openStatechart(page, 'slow_compute');
   await expect(page.getByRole('button', { name: 'Close statechart' })).toBeFocused();
   expect(await noHorizontalScroll(page)).toBe(true);
+  await worldTime.getByRole('button', { name: 'Resume' }).click();
 
   // Live: sample until the task ends; every sample must agree with the actor's snapshot.
   const samples: ChartSample[] = [];

@@ -1,9 +1,9 @@
 /**
  * When the journal writes: what a reload needs within the tick it changes,
  * progress (poll count, schedule, progress text) at most once per
- * `progressWriteMs`, everything at once when the page closes; and what a
- * reload then does with the schedule it finds. Actors and the journal's
- * timers run on one simulated clock.
+ * `progressWriteMs` (every task's in one record), everything at once when
+ * the page closes; and what a reload then does with the schedule it finds.
+ * Actors and the journal's timers run on one simulated clock.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
@@ -13,6 +13,7 @@ import { TaskJournal } from '../../../src/client/task-journal.ts';
 import type { DetailedTask } from '../../../src/protocol/task.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
 import type { StorageProblem, StoredTask } from '../../../src/store/page-store.ts';
+import type { StoredProgress } from '../../../src/store/task-progress.ts';
 import {
   asking,
   facts,
@@ -25,20 +26,29 @@ import {
 
 const start = Date.parse(handle.createdAt);
 
-/** One task polled every 20 ms on a simulated clock, journaled; `writes` holds every putTasks batch. */
+/** One task polled every 20 ms on a simulated clock, journaled; `writes` holds every putTasks batch, `progressWrites` every putProgress. */
 function followed(options: { progressWriteMs: number; report?: () => DetailedTask }) {
   const clock = new SimulatedClock();
   const now = () => start + clock.now();
   const inner = new MemoryPageStore();
   const writes: StoredTask[][] = [];
+  const progressWrites: StoredProgress[][] = [];
   let hold: Promise<void> | undefined;
   let full = false;
-  const store = withPutTasks(inner, async (tasks) => {
-    writes.push(structuredClone([...tasks]));
-    if (full) throw new DOMException('quota', 'QuotaExceededError');
-    await hold;
-    return inner.putTasks(tasks);
-  });
+  const store = withPutTasks(
+    inner,
+    async (tasks) => {
+      writes.push(structuredClone([...tasks]));
+      if (full) throw new DOMException('quota', 'QuotaExceededError');
+      await hold;
+      return inner.putTasks(tasks);
+    },
+    async (progress) => {
+      progressWrites.push(structuredClone([...progress.values()]));
+      if (full) throw new DOMException('quota', 'QuotaExceededError');
+      return inner.putProgress(progress);
+    },
+  );
   const problems: (StorageProblem | undefined)[] = [];
   const journal = new TaskJournal(store, {
     timers: clock,
@@ -73,6 +83,7 @@ function followed(options: { progressWriteMs: number; report?: () => DetailedTas
     journal,
     inner,
     writes,
+    progressWrites,
     calls,
     problems,
     poll,
@@ -89,26 +100,32 @@ function followed(options: { progressWriteMs: number; report?: () => DetailedTas
 }
 
 describe('TaskJournal: progress waits, what a reload needs does not', () => {
-  it('T12: progress alone is written at most once per progressWriteMs, not on every poll', async () => {
+  it('T12: progress alone is written at most once per progressWriteMs, not on every poll, and apart from the task', async () => {
     const f = followed({ progressWriteMs: 1000 });
     await tick();
     expect(f.writes).toHaveLength(1); // The task's first facts, within the tick (T12).
     // 50 polls in 1000 ms, each two steps of progress; the first, at 20 ms, set the progress timer.
     for (let i = 0; i < 50; i++) await f.poll();
     await tick();
-    expect(f.writes).toHaveLength(1);
+    expect(f.progressWrites).toHaveLength(0);
     await f.poll(); // 1020 ms: the progress timer too.
-    await vi.waitFor(() => expect(f.writes).toHaveLength(2));
-    expect(f.writes[1]![0]!.polls).toBeGreaterThanOrEqual(49);
-    expect(f.writes[1]![0]!.task.statusMessage).toMatch(/^computing at/);
+    await vi.waitFor(() => expect(f.progressWrites).toHaveLength(1));
+    expect(f.progressWrites[0]![0]!.polls).toBeGreaterThanOrEqual(49);
+    expect(f.progressWrites[0]![0]!.task.statusMessage).toMatch(/^computing at/);
+    expect(f.progressWrites[0]![0]!.revision).toBeGreaterThan(f.writes[0]![0]!.revision!);
     for (let i = 0; i < 49; i++) await f.poll();
     await tick();
-    expect(f.writes).toHaveLength(2);
+    expect(f.progressWrites).toHaveLength(1);
     await f.journal.flush();
-    expect(f.writes).toHaveLength(3);
+    expect(f.progressWrites).toHaveLength(2);
+    // Progress never rewrote the task's own record: its facts were written once.
+    expect(f.writes).toHaveLength(1);
+    // What a reload reads: the record with the newer progress laid over it.
+    const context = f.actor.getSnapshot().context;
     expect((await f.inner.tasks())[0]).toMatchObject({
-      polls: f.actor.getSnapshot().context.polls,
-      nextPollAt: f.actor.getSnapshot().context.nextPollAt,
+      polls: context.polls,
+      nextPollAt: context.nextPollAt,
+      task: { statusMessage: `computing at ${f.clock.now()} ms` },
     });
     f.actor.stop();
   });
@@ -205,6 +222,68 @@ describe('TaskJournal: progress waits, what a reload needs does not', () => {
         closes ? due : reloadAt + 20,
       );
     }
+  });
+
+  it('T12: after a crash, progress written every poll still never makes the reload poll sooner than the interval', async () => {
+    const f = followed({ progressWriteMs: 20 });
+    await tick();
+    for (let i = 0; i < 3; i++) await f.poll();
+    await f.journal.flush();
+    const due = f.actor.getSnapshot().context.nextPollAt!;
+    f.actor.stop(); // A crash: no close.
+    const [stored] = await f.inner.tasks();
+    expect(stored).toMatchObject({ polls: 3, nextPollAt: due });
+    expect(stored).not.toHaveProperty('keptAtClose');
+    expect(resumeInputOf(stored!, due + 30).resume?.nextPollAt).toBe(due + 30 + 20);
+  });
+
+  it("T12, T17: after a crash, whichever was written last of the task's record and its progress is what the reload finds", async () => {
+    const f = followed({ progressWriteMs: 1000 });
+    await tick();
+    for (let i = 0; i < 51; i++) await f.poll(); // 1020 ms: progress written.
+    await vi.waitFor(() => expect(f.progressWrites).toHaveLength(1));
+    f.actor.send({ type: 'task.cancel' }); // Decisive: the record, after the progress.
+    await vi.waitFor(() => expect(f.writes).toHaveLength(2));
+    const record = f.writes[1]![0]!;
+    expect(record.revision).toBeGreaterThan(f.progressWrites[0]![0]!.revision);
+    expect(await f.inner.tasks()).toEqual([record]);
+    await f.poll();
+    await f.journal.flush(); // Progress again, after the record.
+    const [stored] = await f.inner.tasks();
+    expect(stored).toMatchObject({ cancelRequested: true, polls: record.polls + 1 });
+    expect(stored!.nextPollAt).toBe(f.actor.getSnapshot().context.nextPollAt);
+    f.actor.stop();
+  });
+
+  it("T12: a reloaded page counts its writes on from what it found: its first facts win over the old page's progress", async () => {
+    const f = followed({ progressWriteMs: 20 });
+    await tick();
+    for (let i = 0; i < 3; i++) await f.poll();
+    await f.journal.flush();
+    f.actor.stop(); // The old page crashed with its progress written.
+    const writes: StoredTask[][] = [];
+    const journal = new TaskJournal(
+      withPutTasks(f.inner, async (tasks) => {
+        writes.push(structuredClone([...tasks]));
+        return f.inner.putTasks(tasks);
+      }),
+      { timers: f.clock, progressWriteMs: 60_000 },
+    );
+    const [found] = await journal.load();
+    const clock = new SimulatedClock();
+    const now = () => f.now() + 500 + clock.now();
+    const second: TaskActor = createActor(fakeMachine(asking, noCalls()), {
+      clock,
+      input: { ...resumeInputOf(found!, now()), now },
+    }).start();
+    journal.track(second, facts);
+    await tick();
+    expect(writes[0]![0]!.revision).toBeGreaterThan(found!.revision!);
+    // The new page crashes too, before any progress of its own: its record is what counts.
+    second.stop();
+    const [stored] = await f.inner.tasks();
+    expect(stored!.nextPollAt).toBe(second.getSnapshot().context.nextPollAt);
+    expect(stored!.nextPollAt).not.toBe(found!.nextPollAt);
   });
 
   it('a full disk is reported, and the facts not written go with the next progress write', async () => {

@@ -79,12 +79,14 @@ export const asking = (): DetailedTask => ({
 export const asked = (actor: TaskActor) =>
   vi.waitFor(() => expect(actor.getSnapshot().context.pendingInputs).toHaveProperty('confirm'));
 
-/** `inner`, with `putTasks` replaced: to count writes, hold them, or fail them. */
+/** `inner`, with `putTasks` (and `putProgress`, if given) replaced: to count writes, hold them, or fail them. */
 export function withPutTasks(
   inner: MemoryPageStore,
   putTasks: (tasks: readonly StoredTask[]) => Promise<void>,
+  putProgress: PageStore['putProgress'] = (progress) => inner.putProgress(progress),
 ): PageStore {
   return {
+    putProgress,
     deleteTasks: (ids) => inner.deleteTasks(ids),
     tasks: () => inner.tasks(),
     wire: () => inner.wire(),

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCTION_CHECKLIST } from '../../../src/learn/checklist.ts';
 import { DESIGN_CHANGES, WHY_SHARED_STORAGE } from '../../../src/learn/explainers.ts';
 import { INTERVIEW_DECK } from '../../../src/learn/interview-deck.ts';
@@ -86,6 +86,10 @@ function sentences(text: string): number {
 }
 
 describe('learning material', () => {
+  // Parses every test file with TypeScript once (cached per process): seconds on a loaded
+  // machine, so in a hook with room for it rather than inside the first test's 20 s.
+  beforeAll(() => void testCitations(digestIds()), 120_000);
+
   it('cites only rules the digest has, and every rule it cites is named by a test or declared by a scenario', () => {
     const ids = digestIds();
     const known = new Set(ids);

@@ -1,13 +1,16 @@
 /**
- * The page database's upgrade from version 1 (one record per wire message)
- * to version 2 (the wire log in chunks), under fake-indexeddb: a page that
- * loads the new code keeps everything the old one stored, in its order.
+ * The page database's upgrades, under fake-indexeddb: from version 1 (one
+ * record per wire message) to version 2 (the wire log in chunks), and from
+ * version 2 to version 3 (every task's progress in one record of its own):
+ * a page that loads the new code keeps everything the old one stored, in
+ * its order.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { IdbPageStore, PAGE_DB_VERSION } from '../../../src/store/db.ts';
 import { WIRE_LOG_LIMIT, type StoredWireEntry } from '../../../src/store/page-store.ts';
 import { storedTask } from '../helpers/stored-task.ts';
+import type { StoredProgress } from '../../../src/store/task-progress.ts';
 
 let names = 0;
 
@@ -83,6 +86,67 @@ describe('the page database, upgraded from version 1', () => {
       };
     });
     expect(opened.version).toBe(PAGE_DB_VERSION);
-    expect(opened.stores.sort()).toEqual(['tasks', 'wireChunks']);
+    expect(opened.stores.sort()).toEqual(['progress', 'tasks', 'wireChunks']);
+  });
+});
+
+/** A database as version 2 of the page left it: tasks, and the wire log in chunks. */
+function versionTwoDatabase(name: string, wire: StoredWireEntry[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(name, 2);
+    open.onupgradeneeded = () => {
+      open.result.createObjectStore('tasks', { keyPath: 'taskId' });
+      open.result.createObjectStore('wireChunks', { keyPath: 'end' });
+    };
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction(['tasks', 'wireChunks'], 'readwrite');
+      tx.objectStore('tasks').put(storedTask('kept', { polls: 4, nextPollAt: 900 }));
+      tx.objectStore('tasks').put(storedTask('ended', { outcome: 'completed', followedAt: 2 }));
+      tx.objectStore('wireChunks').add({ end: wire.length, entries: wire });
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}
+
+describe('the page database, upgraded from version 2', () => {
+  it("T12: an old database's tasks still restore as they were, and its wire log is kept", async () => {
+    const name = `page-upgrade-${++names}`;
+    const old = Array.from({ length: 5 }, (_, i) => message(i));
+    await versionTwoDatabase(name, old);
+    const store = new IdbPageStore(name);
+    expect(await store.tasks()).toEqual([
+      storedTask('kept', { polls: 4, nextPollAt: 900 }),
+      storedTask('ended', { outcome: 'completed', followedAt: 2 }),
+    ]);
+    expect(await store.wire()).toEqual(old);
+  });
+
+  it('T12: the first progress written after the upgrade is laid over an old task, which has no revision', async () => {
+    const name = `page-upgrade-${++names}`;
+    await versionTwoDatabase(name, [message(0)]);
+    const store = new IdbPageStore(name);
+    const progress: StoredProgress = {
+      revision: 1,
+      polls: 6,
+      nextPollAt: 1400,
+      task: storedTask('kept').task,
+    };
+    await store.putProgress(new Map([['kept', progress]]));
+    expect((await store.tasks())[0]).toMatchObject({ taskId: 'kept', polls: 6, nextPollAt: 1400 });
+    const opened = await new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        resolve(open.result.version);
+        open.result.close();
+      };
+    });
+    expect(opened).toBe(3);
   });
 });
