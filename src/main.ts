@@ -4,6 +4,8 @@
  * starts the session (and opens a scenario the address names).
  */
 import { mount } from 'svelte';
+import { pageSlices } from './clock/frame-slices.ts';
+import { realTimers } from './clock/timers.ts';
 import { WorldClock } from './clock/world-clock.ts';
 import { markRestoreForBench } from './session/bench-marks.ts';
 import { PageSession } from './session/page-session.ts';
@@ -51,7 +53,8 @@ async function start(): Promise<void> {
   // message, so the colleague's page draws the same faults in the same order.
   const shared = readSetupAddress(new URLSearchParams(location.search));
   // One world clock for every timer of the page, the network and the server's workers (Pause time).
-  const world = new WorldClock();
+  // A thousand polls falling due together are cut into tasks where a frame is due (frame-slices.ts).
+  const world = new WorldClock(realTimers, { slices: pageSlices() });
   const session = new PageSession({ endpoint, seed: shared.setup.seed, scheduler: world });
   const time = new TimeControl(new WorldTime(world, session.network, endpoint));
   uiClock.readFrom(() => world.now());

@@ -7,6 +7,13 @@
  * after a forced GC and its DOM nodes (CDP Performance.getMetrics), and the
  * tasks/get actually achieved against what 1,000 tasks at 250 ms ask for.
  * The server worker runs the in-memory store; its own heap is not counted.
+ *
+ * `PAGE_FOLLOW_SLICES='default on'` (the page's `slices=` address values)
+ * runs each run once per variant in the same bench run, interleaved (the
+ * list at the top A then B, scrolled B then A), so slicing the main thread's
+ * work (src/clock/frame-slices.ts) is compared with whole tasks on the same
+ * load; the default variant keeps the figures' names, the others are named
+ * after their value.
  */
 import type { CDPSession, Page } from '@playwright/test';
 import { openApp, startTasks, tasksGetSent } from './app-page.ts';
@@ -30,6 +37,17 @@ const OBSERVE_LONG_TASKS = `
     for (const entry of list.getEntries()) window.__benchLongTasks.push([entry.startTime, entry.duration]);
   }).observe({ type: 'longtask', buffered: true });
 `;
+
+/** The page's own slicing (no `slices=` in its address). */
+const DEFAULT_SLICES = 'default';
+
+/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default on 8,100,40`), the page's default alone unless asked. */
+function slicesToCompare(): string[] {
+  const asked = (process.env.PAGE_FOLLOW_SLICES ?? DEFAULT_SLICES)
+    .split(/\s+/)
+    .filter((value) => /^(default|on|off|[\d.]+,[\d.]+,[\d.]+)$/.test(value));
+  return asked.length > 0 ? [...new Set(asked)] : [DEFAULT_SLICES];
+}
 
 interface Window {
   frames: number[];
@@ -104,6 +122,7 @@ async function followOnce(
   ctx: Parameters<BenchPart['run']>[0],
   tasks: number,
   scrolled: boolean,
+  slices: string,
 ): Promise<FollowRun> {
   const seconds = ctx.small ? 3 : 10;
   const idleSeconds = ctx.small ? 2 : 10;
@@ -116,10 +135,11 @@ async function followOnce(
     await page.addInitScript(OBSERVE_LONG_TASKS);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    await openApp(page, ctx.appUrl);
+    const variant = slices === DEFAULT_SLICES ? '' : `-slices-${slices}`;
+    await openApp(page, variant ? `${ctx.appUrl}/?slices=${slices}` : ctx.appUrl);
     await page.waitForTimeout(ctx.small ? 500 : 1000);
     ctx.log(
-      `[${PART}] ${scrolled ? 'list scrolled through' : 'list at the top'}: idle page, ${idleSeconds} s`,
+      `[${PART}] ${scrolled ? 'list scrolled through' : 'list at the top'}, slices=${slices}: idle page, ${idleSeconds} s`,
     );
     const idle = await measure(page, cdp, idleSeconds);
 
@@ -136,11 +156,11 @@ async function followOnce(
     const follow = await measure(page, cdp, seconds, scrolled ? SCROLL_PX_PER_S : 0);
     const pollsPerSecond = ((await tasksGetSent(page)) - sentBefore) / ((Date.now() - t0) / 1000);
     // Profiled after the measured window, so the profiler's own cost is in no figure.
-    const file = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}.cpuprofile`;
+    const file = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.cpuprofile`;
     const profile = await profilePage(page, cdp, ctx.small ? 2 : 5, file);
     for (const line of formatProfile(`[${PART}] CPU profile, ${file}`, profile)) ctx.log(line);
     // What "(program)" hides: style, layout and paint per frame, and the layout script forced.
-    const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}.trace.json`;
+    const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.trace.json`;
     const trace = await tracePage(cdp, ctx.small ? 2 : 5, traceFile);
     for (const line of formatTrace(`[${PART}] trace, ${traceFile}`, trace)) ctx.log(line);
     return { idle, follow, pollsPerSecond, startup, trace };
@@ -161,65 +181,70 @@ export const pageFollow: BenchPart = {
   async run(ctx) {
     const tasks = ctx.small ? 100 : 1000;
     const figures = [];
+    const variants = slicesToCompare();
     for (const scrolled of [false, true]) {
-      const { idle, follow, pollsPerSecond, startup, trace } = await followOnce(
-        ctx,
-        tasks,
-        scrolled,
-      );
-      const label = `${tasks} tasks @ ${POLL_MS} ms, ${scrolled ? SCROLLED : AT_TOP}`;
-      const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
-      figures.push(
-        figure(
-          PART,
-          `frame time p95, ${label}`,
-          percentile(follow.frames, 95),
-          'ms',
-          { name: 'idle page', value: percentile(idle.frames, 95) },
-          frames,
-        ),
-        figure(PART, `frame time p50, ${label}`, percentile(follow.frames, 50), 'ms', {
-          name: 'idle page',
-          value: percentile(idle.frames, 50),
-        }),
-        figure(
-          PART,
-          `longest main-thread task, ${label}`,
-          follow.longestTaskMs,
-          'ms',
-          { name: 'frame budget', value: 1000 / 60 },
-          'long tasks overlapping the window; 0 means none of 50 ms or more',
-        ),
-        figure(PART, `page JS heap after GC, ${label}`, follow.heapMb, 'MB', {
-          name: 'idle page',
-          value: idle.heapMb,
-        }),
-        figure(PART, `DOM nodes, ${label}`, follow.domNodes, 'nodes', {
-          name: 'idle page',
-          value: idle.domNodes,
-        }),
-        figure(PART, `tasks/get achieved, ${label}`, pollsPerSecond, 'req/s', {
-          name: 'asked',
-          value: (tasks * 1000) / POLL_MS,
-        }),
-        figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
-        figure(
-          PART,
-          `style recalc + layout, ${label}`,
-          (trace.ms.style + trace.ms.layout) / trace.seconds,
-          'ms/s',
-          { name: 'a second', value: 1000 },
-          `traced after the window: ${trace.frames} frames in ${trace.seconds.toFixed(1)} s, paint ${(trace.ms.paint / trace.seconds).toFixed(0)} ms/s, script ${(trace.ms.script / trace.seconds).toFixed(0)} ms/s`,
-        ),
-        figure(
-          PART,
-          `style/layout forced by script, ${label}`,
-          trace.forced.count / trace.seconds,
-          'per s',
-          undefined,
-          trace.forced.by.map((f) => `${f.count} by ${f.where}`).join('; ') || 'none',
-        ),
-      );
+      // Interleaved: A then B at the top, B then A scrolled, so neither always runs on the later load.
+      for (const slices of scrolled ? [...variants].reverse() : variants) {
+        const { idle, follow, pollsPerSecond, startup, trace } = await followOnce(
+          ctx,
+          tasks,
+          scrolled,
+          slices,
+        );
+        const label = `${tasks} tasks @ ${POLL_MS} ms, ${scrolled ? SCROLLED : AT_TOP}${slices === DEFAULT_SLICES ? '' : `, slices=${slices}`}`;
+        const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
+        figures.push(
+          figure(
+            PART,
+            `frame time p95, ${label}`,
+            percentile(follow.frames, 95),
+            'ms',
+            { name: 'idle page', value: percentile(idle.frames, 95) },
+            frames,
+          ),
+          figure(PART, `frame time p50, ${label}`, percentile(follow.frames, 50), 'ms', {
+            name: 'idle page',
+            value: percentile(idle.frames, 50),
+          }),
+          figure(
+            PART,
+            `longest main-thread task, ${label}`,
+            follow.longestTaskMs,
+            'ms',
+            { name: 'frame budget', value: 1000 / 60 },
+            'long tasks overlapping the window; 0 means none of 50 ms or more',
+          ),
+          figure(PART, `page JS heap after GC, ${label}`, follow.heapMb, 'MB', {
+            name: 'idle page',
+            value: idle.heapMb,
+          }),
+          figure(PART, `DOM nodes, ${label}`, follow.domNodes, 'nodes', {
+            name: 'idle page',
+            value: idle.domNodes,
+          }),
+          figure(PART, `tasks/get achieved, ${label}`, pollsPerSecond, 'req/s', {
+            name: 'asked',
+            value: (tasks * 1000) / POLL_MS,
+          }),
+          figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
+          figure(
+            PART,
+            `style recalc + layout, ${label}`,
+            (trace.ms.style + trace.ms.layout) / trace.seconds,
+            'ms/s',
+            { name: 'a second', value: 1000 },
+            `traced after the window: ${trace.frames} frames in ${trace.seconds.toFixed(1)} s, paint ${(trace.ms.paint / trace.seconds).toFixed(0)} ms/s, script ${(trace.ms.script / trace.seconds).toFixed(0)} ms/s`,
+          ),
+          figure(
+            PART,
+            `style/layout forced by script, ${label}`,
+            trace.forced.count / trace.seconds,
+            'per s',
+            undefined,
+            trace.forced.by.map((f) => `${f.count} by ${f.where}`).join('; ') || 'none',
+          ),
+        );
+      }
     }
     return figures;
   },

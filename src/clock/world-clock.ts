@@ -9,6 +9,7 @@
  * wall time. A playground control, not protocol.
  */
 import TinyQueue from 'tinyqueue';
+import { wholeTasks, type Slices } from './frame-slices.ts';
 import { realTimers, type Timers } from './timers.ts';
 
 /** The slowest and fastest the world may run, as a multiple of wall time. */
@@ -68,12 +69,19 @@ export class WorldClock implements Timers {
   #lastWorld: number;
   /** Whether {@link sync} has set this clock's time once (a fresh follower takes the leader's time as it is). */
   #synced = false;
-  /** The one wall timer, set for the earliest world timer. */
-  #armed: { handle: unknown; due: number } | undefined;
+  /** The one wall timer, set for the earliest world timer (no handle: a later task of {@link #slices}). */
+  #armed: { handle?: unknown; due: number } | undefined;
+  /** Where a round of due timers is cut so a frame can be drawn (the page's main thread); whole elsewhere. */
+  readonly #slices: Slices;
 
-  /** Starts at the wall clock's time, running at 1x. */
-  constructor(wall: Timers = realTimers) {
+  /**
+   * Starts at the wall clock's time, running at 1x. `slices` cut a round of
+   * timers falling due together into several tasks when a frame is due
+   * (`pageSlices()` on the page): later, never sooner, in order.
+   */
+  constructor(wall: Timers = realTimers, options: { slices?: Slices } = {}) {
     this.#wall = wall;
+    this.#slices = options.slices ?? wholeTasks;
     this.#anchorWall = this.#lastWall = wall.now();
     this.#anchorWorld = this.#lastWorld = this.#anchorWall;
   }
@@ -279,27 +287,55 @@ export class WorldClock implements Timers {
       handle: this.#wall.setTimeout(() => {
         if (this.#armed !== armed) return;
         this.#armed = undefined;
-        this.#fireDue();
+        this.#fireDue(true);
       }, wait),
     };
     this.#armed = armed;
   }
 
+  /** Goes on with a round cut short (its rest is due already), in a later task: a frame may be drawn first. */
+  #armLater(due: number): void {
+    this.#disarm();
+    const armed = { due };
+    this.#slices.later(() => {
+      if (this.#armed !== armed) return;
+      this.#armed = undefined;
+      this.#fireDue(true);
+    });
+    this.#armed = armed;
+  }
+
   #disarm(): void {
-    if (this.#armed) this.#wall.clearTimeout(this.#armed.handle);
+    if (this.#armed && 'handle' in this.#armed) this.#wall.clearTimeout(this.#armed.handle);
     this.#armed = undefined;
   }
 
-  /** Runs the timers due now, earliest first (those they set run later, as with real timers), then re-arms. */
-  #fireDue(): void {
+  /**
+   * Runs the timers due now, earliest first (those they set run later, as
+   * with real timers), then re-arms. `sliced` (a wall timer's round): once
+   * the slices say a frame is due, the rest wait, still due and in their
+   * order, for a later task; a step or a sync runs them all.
+   */
+  #fireDue(sliced = false): void {
     const now = this.now();
-    // Taken out before any runs: a timer a callback sets waits for the next round, even if due.
-    const due: WorldTimer[] = [];
-    for (let next = this.#earliest(); next && next.due <= now; next = this.#earliest())
-      due.push(this.#queue.pop()!);
-    for (const timer of due) {
-      // An earlier callback may have cleared it.
-      if (!this.#timers.delete(timer.seq)) continue;
+    const startedAt = this.#slices.now();
+    // A timer a callback sets waits for the next round, even if due: its seq is past this bound,
+    // and it sorts after every timer already due (their due is at most now, its own at least).
+    const lastOfRound = this.#nextId;
+    let fired = 0;
+    for (
+      let timer = this.#earliest();
+      timer && timer.due <= now && timer.seq < lastOfRound;
+      timer = this.#earliest()
+    ) {
+      if (sliced && fired > 0 && this.#slices.shouldYield(startedAt)) {
+        // A callback may have paused the world: then the rest wait for resume or step, as every timer does.
+        if (!this.#paused) this.#armLater(timer.due);
+        return;
+      }
+      fired++;
+      this.#queue.pop();
+      this.#timers.delete(timer.seq);
       try {
         timer.callback();
       } catch (error) {

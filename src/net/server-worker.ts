@@ -13,6 +13,7 @@ import {
   type WorkerEvent,
   type WorldClockMessage,
 } from '../protocol/worker-control.ts';
+import { pageSlices } from '../clock/frame-slices.ts';
 import type { WorldClock } from '../clock/world-clock.ts';
 import { PortTransport } from './port-transport.ts';
 import type { Transport } from './transport.ts';
@@ -105,7 +106,8 @@ export class ServerWorker {
     // Batched: a burst of polls leaves as one postMessage, and its answers come back as one.
     const message: ConnectMessage = { type: 'connect', identity, batched: true };
     worker.postMessage(message, [channel.port2]);
-    const transport = new PortTransport(channel.port1, { batched: true });
+    // Its batches are cut only where a frame of the page is due (src/clock/frame-slices.ts).
+    const transport = new PortTransport(channel.port1, { batched: true, slices: pageSlices() });
     this.#transports.add(transport);
     return transport;
   }

@@ -3,10 +3,13 @@
  * ports are (src/protocol/port-batches.ts): what one tick sends leaves as one
  * `postMessage`, in order; each array that arrives is handed on message by
  * message; closing sends what was queued, and a handler that closes the link
- * stops the rest of its batch.
+ * stops the rest of its batch. Given slices, a batch cut where a frame is
+ * due is still handed on in order and exactly once, and a close stops what
+ * waits.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PortTransport } from '../../../src/net/port-transport.ts';
+import { handSlices } from '../helpers/hand-slices.ts';
 
 function pair(): { transport: PortTransport; other: MessagePort; posted: unknown[] } {
   const channel = new MessageChannel();
@@ -56,5 +59,32 @@ describe('PortTransport, batched', () => {
     await vi.waitFor(() => expect(transport.closed).toBe(true));
     expect(heard).toEqual([{ n: 1 }, { n: 2 }]);
     other.close();
+  });
+
+  it('sliced: batches cut where a frame is due arrive in order, each once; a close stops what waits', async () => {
+    const channel = new MessageChannel();
+    const hand = handSlices(3);
+    const transport = new PortTransport(channel.port1, { batched: true, slices: hand.slices });
+    const heard: number[] = [];
+    transport.onmessage = (message) => {
+      heard.push((message as { n: number }).n);
+      hand.spend(1);
+    };
+    await transport.start();
+    const sent = Array.from({ length: 30 }, (_, n) => ({ n }));
+    channel.port2.postMessage(sent.slice(0, 20));
+    channel.port2.postMessage(sent.slice(20));
+    // Each cut waits for a later task the test runs; the second batch queues behind the first.
+    await vi.waitFor(() => {
+      hand.runLater();
+      expect(heard).toHaveLength(30);
+    });
+    expect(heard).toEqual(sent.map(({ n }) => n));
+    channel.port2.postMessage([{ n: 30 }, { n: 31 }, { n: 32 }, { n: 33 }]);
+    await vi.waitFor(() => expect(hand.waiting).toBe(1));
+    transport.close();
+    while (hand.runLater());
+    expect(heard).toEqual([...sent.map(({ n }) => n), 30, 31, 32]);
+    channel.port2.close();
   });
 });
