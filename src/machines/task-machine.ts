@@ -1,22 +1,18 @@
 /**
  * The client's view of ONE task, from its `CreateTaskResult` to an outcome.
  *
- * Three parallel regions so the UI can show client activity apart from the
+ * Four parallel regions, so the UI can show client activity apart from the
  * server's status (`context.task.status`):
  * - `lifecycle`: waiting -> polling -> waiting | backoff (tasks/get, T12, T13)
  * - `input`:     idle -> sending -> idle | retrying   (tasks/update, T14, T15)
  * - `cancel`:    idle -> sending -> acknowledged | refused | retrying (T17)
  * - `link`:      online -> reconnecting -> online        (the client's link, C8)
- * Outcomes are top-level final states, so leaving `active` stops every region
- * and the actor reaches `status: 'done'`.
- *
- * Pure: every side effect is named here and provided by the caller:
+ * Outcomes are top-level final states, so leaving `active` stops every region and the actor
+ * reaches `status: 'done'`. Pure: every side effect is named here and provided by the caller:
  * `taskMachine.provide({ actions: { sendPoll: pollsBy(get) }, actors: { sendUpdate, sendCancel } })`.
- * A poll is two plain events, its timer and its answer (`poll.answered` or
- * `poll.failed`, sent back by the `sendPoll` action): no actor is created per
- * poll, because a thousand tasks polled four times a second make that the
- * page's hottest path. The rarer tasks/update and tasks/cancel are invoked
- * promise actors.
+ * A poll is two plain events, its timer and its answer (`poll.answered` or `poll.failed`, sent
+ * back by `sendPoll`): no actor per poll, as a thousand tasks polled four times a second make it
+ * the page's hottest path. The rarer tasks/update and tasks/cancel are invoked promise actors.
  */
 import { assign, fromPromise, setup, stateIn } from 'xstate';
 import { ErrorCode } from '../protocol/constants.ts';
