@@ -55,7 +55,7 @@ export const PAGE_FUNCTIONS: readonly PageFunction[] = [
   {
     label: "the world clock's due timers (WorldClock#fireDue)",
     file: 'src/clock/world-clock.ts',
-    definition: '#fireDue(): void {',
+    definition: '#fireDue(sliced = false): void {',
   },
   {
     label: 'TaskNews.wire (per wire entry: annotation, news)',
