@@ -24,6 +24,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(serverStatus(deploy)).toHaveText('input_required');
     await deploy.getByRole('button', { name: 'Statechart' }).click();
     const detail = page.getByRole('region', { name: /^Statechart of / });
+    // The detail opens on the task's lifecycle; the follower machine is one toggle away (and stays on).
+    await detail.getByRole('button', { name: 'How this client follows it' }).click();
     await expect(detail.getByRole('img', { name: /^Statechart of the task machine/ })).toBeVisible();
     await page.waitForTimeout(1200);
     await shot('statechart-1-input');
