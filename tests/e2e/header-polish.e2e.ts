@@ -89,6 +89,34 @@ test('at 1440 px with the world behind wall time and a breakpoint set, the heade
   }
 });
 
+test('at 390 px the Breakpoints panel opens inside the window, paused or not, and Esc closes it after Add breakpoint', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openPlayground(page);
+  const panel = time(page).locator('.panel');
+  /** The panel's box lies inside the window, with its first checkbox in reach. */
+  const insideWindow = async () => {
+    const box = await panel.boundingBox();
+    return box !== null && box.x >= 0 && box.x + box.width <= 390;
+  };
+  await time(page).locator('summary').click();
+  await expect(panel).toBeVisible();
+  await expect.poll(insideWindow).toBe(true);
+  await page.keyboard.press('Escape');
+  // Paused, the header takes another row on a phone: the panel still opens inside the window.
+  await time(page).getByRole('button', { name: 'Pause' }).click();
+  await time(page).locator('summary').click();
+  await expect.poll(insideWindow).toBe(true);
+  await time(page).getByLabel('Pause when a tasks/cancel is in flight').check();
+  await time(page).getByRole('combobox', { name: 'method' }).fill('tasks/get');
+  await time(page).getByRole('button', { name: 'Add breakpoint' }).click();
+  await expect(time(page).locator('summary')).toHaveText(/Breakpoints\s*\(2\)/);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(time(page).locator('summary')).toBeFocused();
+});
+
 test('C8: a kill with no request in flight: the link says the server is stopped, not "Connected"', async ({
   page,
 }) => {
