@@ -135,7 +135,7 @@ test('T8: the Early handle toggle: with every node answering before its write, t
     timeout: 15_000,
   });
   await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText(/^last heard: /);
-  expect((await nodesOf(page, 'tasks/get', /./))[0]).toBeDefined();
+  // Polled: the wire log draws its rows a frame or more after the card heard the answer.
   await expect.poll(() => nodesOf(page, 'tasks/get', /-32602/)).not.toEqual([]);
 
   for (const node of [1, 2, 3])
