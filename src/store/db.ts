@@ -43,7 +43,7 @@ const EVERY_TASK = 'every task';
  *
  * Written as one JSON text (`json`): IndexedDB copies a string as it is,
  * where the batch's object graph was walked and cloned object by object,
- * at twice the main thread's time (the README's "Wire log" section). Older
+ * at 1.2 to 1.8 times the main thread's time (this folder's README, "Wire log"). Older
  * chunks (and a batch JSON cannot write) hold `entries`; both are read.
  */
 export type StoredWireChunk =
