@@ -5,7 +5,7 @@
  * (C8: there is no stream resumption). It reconnects on its own, with backoff.
  */
 import { Method } from '../protocol/constants.ts';
-import { clientCapabilities, requestMeta, type ClientInfo } from '../protocol/envelope.ts';
+import { sharedRequestMeta, type ClientInfo, type RequestMeta } from '../protocol/envelope.ts';
 import {
   builtRequest,
   parseMessage,
@@ -15,39 +15,14 @@ import {
 import { realScheduler, type Scheduler } from '../net/scheduler.ts';
 import type { MarkSource, NetMark } from '../net/net-marks.ts';
 import { httpFactsOf } from '../net/http-facts.ts';
-import type { HttpFacts } from '../protocol/http-facts.ts';
 import type { Connector, RequestFailure, Transport } from '../net/transport.ts';
 import { LinkMarks } from './link-marks.ts';
+import type { WireDirection, WireEntry } from './wire-entry.ts';
 import type { CallError } from './rpc-error.ts';
 import { StreamTable, type StreamHandle, type StreamOptions } from './rpc-streams.ts';
 import { errorMessage } from '../protocol/error-message.ts';
 
-export type WireDirection = 'out' | 'in';
-
-/** One message that crossed the link, as the wire log shows it. */
-export interface WireEntry {
-  seq: number;
-  at: number;
-  direction: WireDirection;
-  message: unknown;
-  /** Set on a request sent again under a new id after the link broke (C8). */
-  reissueOf?: number | string;
-  /** Why it was re-issued: the link broke, or no answer came within the request's timeout. */
-  reissueReason?: 'link' | 'timeout';
-  /** Which client sent or received it, when one log holds several (undefined: the page's own client). */
-  connection?: string;
-  /** What HTTP said about the exchange that brought it (a remote server's answer). */
-  http?: HttpFacts;
-  /**
-   * What a fault-injecting network did to it (lost, delayed, duplicated,
-   * reordered). A message the page sent may learn more later (`PacketUpdate`).
-   * A received row with `net.lost` never reached the client: it is logged
-   * only so the network's losses can be seen.
-   */
-  net?: NetMark;
-  /** Which server node behind a balancer sent it, or (a sent one) was sent it: 1 to 5; absent for a single server. */
-  node?: number;
-}
+export type { WireDirection, WireEntry } from './wire-entry.ts';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -116,10 +91,16 @@ export class RpcClient {
   readonly #scheduler: Scheduler;
   readonly #streams = new StreamTable();
   readonly #marks: LinkMarks;
+  /** The `_meta` of every request (C2), with and without the tasks extension: made once, shared. */
+  readonly #meta: { tasks: RequestMeta; plain: RequestMeta };
 
   constructor(options: RpcClientOptions) {
     this.#options = options;
     this.#scheduler = options.scheduler ?? realScheduler;
+    this.#meta = {
+      tasks: sharedRequestMeta(options.clientInfo, { tasks: true }),
+      plain: sharedRequestMeta(options.clientInfo, { tasks: false }),
+    };
     this.#marks = new LinkMarks(
       options.marks,
       (transport) => transport === this.#transport,
@@ -220,15 +201,11 @@ export class RpcClient {
   }
 
   #frame(pending: Pick<Pending, 'id' | 'method' | 'params' | 'tasks'>): JsonRpcRequest {
-    const meta = requestMeta(
-      this.#options.clientInfo,
-      clientCapabilities({ tasks: pending.tasks }),
-    );
     return builtRequest({
       jsonrpc: '2.0',
       id: pending.id,
       method: pending.method,
-      params: { ...pending.params, _meta: meta },
+      params: { ...pending.params, _meta: pending.tasks ? this.#meta.tasks : this.#meta.plain },
     });
   }
 
@@ -259,7 +236,7 @@ export class RpcClient {
   #write(message: unknown, reissue?: Reissue): void {
     if (!this.#transport) return;
     // A send into a broken link fails; its onclose re-issues what was in flight.
-    this.#transport.send(message).catch(() => {});
+    this.#transport.send(message).catch(ignore);
     this.#log('out', message, reissue, this.#marks.take('out', message));
   }
 
@@ -380,17 +357,25 @@ export class RpcClient {
   }
 
   #log(direction: WireDirection, message: unknown, reissue?: Reissue, net?: NetMark): void {
-    const http = httpFactsOf(message);
-    this.#options.onWire?.({
+    const onWire = this.#options.onWire;
+    if (!onWire) return;
+    const entry: WireEntry = {
       seq: this.#options.nextSeq?.() ?? ++this.#seq,
       at: this.#scheduler.now(),
       direction,
       message,
-      ...(this.#options.connection !== undefined ? { connection: this.#options.connection } : {}),
-      ...(reissue ? { reissueOf: reissue.of, reissueReason: reissue.reason } : {}),
-      ...(net ? { net } : {}),
-      ...(http ? { http } : {}),
-    });
+    };
+    // Set one by one, not spread from `{}`s: one object per message, not five (the order is the same).
+    const { connection } = this.#options;
+    if (connection !== undefined) entry.connection = connection;
+    if (reissue) {
+      entry.reissueOf = reissue.of;
+      entry.reissueReason = reissue.reason;
+    }
+    if (net) entry.net = net;
+    const http = httpFactsOf(message);
+    if (http) entry.http = http;
+    onWire(entry);
   }
 
   #setState(state: ConnectionState, detail?: string, info?: ConnectionInfo): void {
@@ -400,3 +385,6 @@ export class RpcClient {
 }
 
 type Reissue = { of: number; reason: 'link' | 'timeout' };
+
+/** A send that failed is the link's to report (its onclose re-issues what was in flight). */
+function ignore(): void {}

@@ -15,12 +15,18 @@
  * are written in batches. A failed write (storage full) leaves what was
  * stored before untouched, is reported through `onProblem`, and is tried
  * again.
+ *
+ * Wire messages are written at most once per `wireBatchMs` (a second), and
+ * of what gathered meanwhile only the newest `WIRE_LOG_LIMIT`: the store
+ * keeps no more, so older ones would be cloned only to be deleted in the
+ * same write. The page closing writes what is pending at once.
  */
 import type { SnapshotFrom } from 'xstate';
 import { realTimers, type Timers } from '../clock/timers.ts';
 import type { taskMachine } from '../machines/task-machine.ts';
 import {
   storageProblemOf,
+  WIRE_LOG_LIMIT,
   type PageStore,
   type StorageProblem,
   type StoredTask,
@@ -50,7 +56,7 @@ interface Tracked {
 export interface TaskJournalOptions {
   /** Told what went wrong when storage fails, and `undefined` once writing works again. */
   onProblem?: (problem: StorageProblem | undefined) => void;
-  /** How long wire messages gather before they are written together. */
+  /** How long wire messages gather before they are written together (1000 ms by default). */
   wireBatchMs?: number;
   /** At most how often the tasks' progress alone (poll count, schedule) is written. */
   progressWriteMs?: number;
@@ -87,7 +93,7 @@ export class TaskJournal {
   constructor(store: PageStore, options: TaskJournalOptions = {}) {
     this.#store = store;
     this.#onProblem = options.onProblem ?? (() => {});
-    this.#wireBatchMs = options.wireBatchMs ?? 250;
+    this.#wireBatchMs = options.wireBatchMs ?? 1000;
     this.#progressWriteMs = options.progressWriteMs ?? 1000;
     this.#readTimeoutMs = options.readTimeoutMs ?? 5000;
     this.#timers = options.timers ?? realTimers;
@@ -152,13 +158,13 @@ export class TaskJournal {
   /** Keeps one wire message; messages are written in batches. */
   recordWire(entry: WireEntry): void {
     const { at, direction, message, reissueOf, http } = entry;
-    this.#wire.push({
-      at,
-      direction,
-      message,
-      ...(reissueOf !== undefined ? { reissueOf } : {}),
-      ...(http ? { http } : {}),
-    });
+    // Set one by one, not spread from `{}`s: one object per message.
+    const kept: StoredWireEntry = { at, direction, message };
+    if (reissueOf !== undefined) kept.reissueOf = reissueOf;
+    if (http) kept.http = http;
+    this.#wire.push(kept);
+    // Beyond the limit the oldest pending ones would never be kept: trimmed now and then, not per message.
+    if (this.#wire.length > 2 * WIRE_LOG_LIMIT) this.#wire = this.#wire.slice(-WIRE_LOG_LIMIT);
     this.#wireTimer ??= this.#timers.setTimeout(() => void this.#flushWire(), this.#wireBatchMs);
   }
 
@@ -310,7 +316,8 @@ export class TaskJournal {
   async #flushWire(): Promise<void> {
     this.#timers.clearTimeout(this.#wireTimer);
     this.#wireTimer = undefined;
-    const batch = this.#wire;
+    const batch =
+      this.#wire.length > WIRE_LOG_LIMIT ? this.#wire.slice(-WIRE_LOG_LIMIT) : this.#wire;
     this.#wire = [];
     if (batch.length === 0) return this.#wireWrite;
     // One batch at a time, in order, so the log keeps its order.

@@ -48,6 +48,28 @@ export function requestMeta(
   };
 }
 
+export type RequestMeta = Readonly<Record<string, unknown>>;
+
+/**
+ * The `_meta` one client sends on every request, with or without the tasks
+ * extension, to be built once and shared by its requests: deeply frozen
+ * (copied first, so the caller's `clientInfo` stays its own), because a
+ * message is never changed once sent, and one that were would change every
+ * request after it.
+ */
+export function sharedRequestMeta(
+  clientInfo: ClientInfo,
+  options: { tasks: boolean },
+): RequestMeta {
+  return deepFrozen(requestMeta({ ...clientInfo }, clientCapabilities(options)));
+}
+
+function deepFrozen<T extends object>(value: T): Readonly<T> {
+  for (const member of Object.values(value))
+    if (typeof member === 'object' && member !== null) deepFrozen(member);
+  return Object.freeze(value);
+}
+
 /** Whether an envelope's declared capabilities include the tasks extension (T1, T3, T4). */
 export function declaresTasks(capabilities: unknown): boolean {
   const parsed = DeclaredExtensions.safeParse(capabilities);

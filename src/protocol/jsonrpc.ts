@@ -126,10 +126,28 @@ function classify(value: object): ParsedMessage {
       ? { kind: 'error', message: e.data }
       : { kind: 'invalid', reason: z.prettifyError(e.error) };
   }
+  const known = wellFormedResult(value);
+  if (known) return { kind: 'result', message: known };
   const res = JsonRpcResultSchema.safeParse(value);
   return res.success
     ? { kind: 'result', message: res.data }
     : { kind: 'invalid', reason: z.prettifyError(res.error) };
+}
+
+/**
+ * A result response exactly as {@link JsonRpcResultSchema} accepts it, kept
+ * as the object it is: the schema's parse would copy the `result` member
+ * key by key, only for whoever reads it to validate it again in full (a
+ * `tasks/get` answer as a DetailedTask, getTask), so each answer was walked
+ * twice and copied twice. Anything this does not accept goes to the schema,
+ * which refuses it in its own words. The checks are the schema's: `2.0`, an
+ * id the SDK's `RequestIdSchema` takes (a string or a safe integer), a
+ * `result` zod takes for a record (`isPlainObject`).
+ */
+function wellFormedResult(value: object): JsonRpcResult | undefined {
+  const { jsonrpc, id, result } = value as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+  if (jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
+  return z.core.util.isPlainObject(result) ? (value as JsonRpcResult) : undefined;
 }
 
 /** Builds an error response. */

@@ -10,7 +10,12 @@ import type { TaskActor } from '../../../src/client/task-follower.ts';
 import { TaskJournal } from '../../../src/client/task-journal.ts';
 import type { DetailedTask } from '../../../src/protocol/task.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
-import type { PageStore, StorageProblem } from '../../../src/store/page-store.ts';
+import {
+  WIRE_LOG_LIMIT,
+  type PageStore,
+  type StorageProblem,
+  type StoredWireEntry,
+} from '../../../src/store/page-store.ts';
 import {
   asked,
   asking,
@@ -229,6 +234,28 @@ describe('TaskJournal', () => {
       message: { id: 6 },
       reissueOf: 3,
     });
+  });
+
+  it('T12: of a busy stretch it writes only the newest messages the store keeps, however many gathered', async () => {
+    const store = new MemoryPageStore();
+    const written: number[] = [];
+    const counting: PageStore = Object.assign(Object.create(store) as PageStore, {
+      appendWire: (entries: readonly StoredWireEntry[]) => {
+        written.push(entries.length);
+        return store.appendWire(entries);
+      },
+    });
+    // On a simulated clock: nothing is written until the test flushes.
+    const journal = new TaskJournal(counting, { timers: new SimulatedClock() });
+    const total = 2 * WIRE_LOG_LIMIT + 1;
+    for (let seq = 1; seq <= total; seq++)
+      journal.recordWire({ seq, at: seq, direction: 'in', message: { id: seq } });
+    await journal.flush();
+    expect(written).toEqual([WIRE_LOG_LIMIT]);
+    const kept = await store.wire();
+    expect(kept.map((e) => e.at)).toEqual(
+      Array.from({ length: WIRE_LOG_LIMIT }, (_, i) => total - WIRE_LOG_LIMIT + 1 + i),
+    );
   });
 
   it('T19: a wire message from a remote server is kept with its HTTP facts, so its status badge survives a reload', async () => {

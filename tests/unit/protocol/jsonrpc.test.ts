@@ -4,6 +4,7 @@
  * src/protocol/jsonrpc.ts); these pin the differences we rely on.
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import {
   builtRequest,
@@ -16,7 +17,8 @@ describe('parseMessage', () => {
   it('C7: a message object is validated once; every later layer gets the same verdict, a new object is validated afresh', () => {
     const validate = vi.spyOn(JsonRpcResultSchema, 'safeParse');
     try {
-      const message = { jsonrpc: '2.0', id: 3, result: { taskId: 't', status: 'working' } };
+      // Judged by the schema (a well-formed result is not: see the next test); refused alike every time.
+      const message = { jsonrpc: '2.0', id: 3, result: ['working'] };
       const first = parseMessage(message);
       // The network's tracker, the client and the wire log's annotator each classify the same object.
       expect(parseMessage(message)).toBe(first);
@@ -30,6 +32,44 @@ describe('parseMessage', () => {
     } finally {
       validate.mockRestore();
     }
+  });
+
+  it('C7: a well-formed result is classified as the schema would, without running it, and kept as it is (its result not copied)', () => {
+    const validate = vi.spyOn(JsonRpcResultSchema, 'safeParse');
+    try {
+      const message = { jsonrpc: '2.0', id: 3, result: { taskId: 't', status: 'working' } };
+      const verdict = parseMessage(message);
+      expect(validate).not.toHaveBeenCalled();
+      expect(verdict).toEqual({ kind: 'result', message });
+      expect(verdict.kind === 'result' && verdict.message.result).toBe(message.result);
+    } finally {
+      validate.mockRestore();
+    }
+  });
+
+  it('C7: of anything shaped like a result, exactly what the schema accepts is a result', () => {
+    const id = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.constant(2 ** 53),
+      fc.anything(),
+    );
+    const result = fc.oneof(
+      fc.dictionary(fc.string(), fc.jsonValue()),
+      fc.anything(),
+      fc.constant(Object.create(null) as object),
+      fc.constant(new Date(0)),
+      fc.constant(new Map()),
+    );
+    const jsonrpc = fc.oneof(fc.constant('2.0'), fc.anything());
+    fc.assert(
+      fc.property(fc.record({ jsonrpc, id, result }, { requiredKeys: [] }), (value) => {
+        const expected = JsonRpcResultSchema.safeParse(value).success;
+        expect(parseMessage(value).kind === 'result').toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('C7: a request the client built is classified as the schema would, without running it; a foreign one still is', () => {

@@ -3,6 +3,7 @@
  * under fake-indexeddb), plus what only IndexedDB can do wrong: a full disk.
  */
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdbPageStore } from '../../../src/store/db.ts';
 import { MemoryPageStore } from '../../../src/store/memory-page-store.ts';
@@ -84,6 +85,39 @@ function pageStoreContract(name: string, make: () => PageStore): void {
       expect(kept.at(-1)?.at).toBe(total - 1);
     });
 
+    it('of a batch larger than the limit keeps its newest, and counts on after them', async () => {
+      const store = make();
+      const entry = (at: number) => ({ at, direction: 'in' as const, message: { id: at } });
+      await store.appendWire(Array.from({ length: WIRE_LOG_LIMIT + 5 }, (_, i) => entry(i)));
+      await store.appendWire([entry(WIRE_LOG_LIMIT + 5), entry(WIRE_LOG_LIMIT + 6)]);
+      const kept = await store.wire();
+      expect(kept).toHaveLength(WIRE_LOG_LIMIT);
+      expect(kept[0]?.at).toBe(7);
+      expect(kept.at(-1)?.at).toBe(WIRE_LOG_LIMIT + 6);
+    });
+
+    it('T12, T19: a kept message comes back whole: its JSON, its re-issue and its HTTP facts', async () => {
+      const store = make();
+      const http = {
+        status: 200,
+        statusText: 'OK',
+        contentType: 'application/json',
+        requestHeaders: { 'mcp-method': 'tasks/get' },
+        ms: 3,
+      };
+      const entries = [
+        {
+          at: 1,
+          direction: 'out' as const,
+          message: { id: 2, params: { a: [1, 'x', null] } },
+          reissueOf: 1,
+        },
+        { at: 2, direction: 'in' as const, message: { id: 2, result: { s: 'é\u2028"' } }, http },
+      ];
+      await store.appendWire(entries);
+      expect(await store.wire()).toEqual(entries);
+    });
+
     it('clear empties tasks and wire log', async () => {
       const store = make();
       await store.putTasks([storedTask('a')]);
@@ -114,6 +148,39 @@ describe('IdbPageStore shared by two tabs', () => {
       [5, 6, 7],
       [7, 5, 6],
     ]).toContainEqual(kept.slice(4));
+  });
+});
+
+describe("IdbPageStore's wire chunks", () => {
+  const rawChunks = async (name: string): Promise<unknown[]> => {
+    const db = await openDB(name);
+    try {
+      return await db.getAll('wireChunks');
+    } finally {
+      db.close();
+    }
+  };
+
+  it('are one JSON text per batch: IndexedDB copies a string instead of walking every message', async () => {
+    const name = `page-test-${++names}`;
+    const store = new IdbPageStore(name);
+    const batch = [
+      { at: 1, direction: 'out' as const, message: { jsonrpc: '2.0', id: 1, method: 'tasks/get' } },
+      { at: 2, direction: 'in' as const, message: { jsonrpc: '2.0', id: 1, result: {} } },
+    ];
+    await store.appendWire(batch);
+    expect(await rawChunks(name)).toEqual([{ end: 2, json: JSON.stringify(batch) }]);
+  });
+
+  it('a batch JSON cannot write is kept as objects, and read back with the rest', async () => {
+    const name = `page-test-${++names}`;
+    const store = new IdbPageStore(name);
+    await store.appendWire([{ at: 1, direction: 'in', message: { id: 1 } }]);
+    await store.appendWire([{ at: 2, direction: 'in', message: { big: 10n } }]);
+    const [text, objects] = await rawChunks(name);
+    expect(text).toHaveProperty('json');
+    expect(objects).toHaveProperty('entries');
+    expect((await store.wire()).map((e) => e.message)).toEqual([{ id: 1 }, { big: 10n }]);
   });
 });
 
