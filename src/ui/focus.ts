@@ -4,6 +4,8 @@
  * <body> and a keyboard user starts again from the top of the page.
  */
 import { tick } from 'svelte';
+import type { Attachment } from 'svelte/attachments';
+import { focusHeir } from './state/focus-heir.ts';
 
 /**
  * After the next render, focuses `target` if focus was lost (left on <body> or detached).
@@ -48,3 +50,60 @@ export function focusFirstField(container: HTMLElement | null): boolean {
   field?.focus();
   return field !== undefined;
 }
+
+/** What the keyboard stops on in a focus group. */
+const CONTROLS = 'button, input:not([type="hidden"]), select, textarea';
+/** Marks a focus group, so a group inside another (the Breakpoints form in the World time group) is its own. */
+const GROUP_MARK = 'data-focus-group';
+
+type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/**
+ * `{@attach keepsFocusInGroup}` on a group of controls that may disable
+ * themselves: when the control holding the focus is disabled, the focus
+ * moves to the nearest still-enabled control of the group (`focusHeir`).
+ * Watched on the `disabled` attribute itself, so whatever disabled it (a
+ * click, a key, a shortcut from elsewhere, a live step) is covered; the
+ * observer runs in the same task as the change, before the browser's
+ * focus fixup drops the focus to `<body>`.
+ */
+export const keepsFocusInGroup: Attachment<HTMLElement> = (group) => {
+  group.setAttribute(GROUP_MARK, '');
+  const own = (el: Element): boolean => el.closest(`[${GROUP_MARK}]`) === group;
+  /** The group's control that last took the focus, kept while it loses it by being disabled. */
+  let held: Control | undefined;
+  const onfocusin = (event: FocusEvent): void => {
+    const target = event.target as Element;
+    held = target.matches(CONTROLS) && own(target) ? (target as Control) : undefined;
+  };
+  const onfocusout = (event: FocusEvent): void => {
+    if (event.target === held && !held.disabled) held = undefined;
+  };
+  const watch = new MutationObserver((records) => {
+    const focused = document.activeElement;
+    const lost = records.some(
+      ({ target }) =>
+        target === held &&
+        held.disabled &&
+        (focused === held || focused === null || focused === document.body),
+    );
+    if (!lost || !held) return;
+    const controls = [...group.querySelectorAll<Control>(CONTROLS)].filter(own);
+    const heir = focusHeir(
+      controls,
+      held,
+      (control) => !control.disabled && control.getClientRects().length > 0,
+    );
+    held = undefined;
+    heir?.focus();
+  });
+  watch.observe(group, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  group.addEventListener('focusin', onfocusin);
+  group.addEventListener('focusout', onfocusout);
+  return () => {
+    watch.disconnect();
+    group.removeEventListener('focusin', onfocusin);
+    group.removeEventListener('focusout', onfocusout);
+    group.removeAttribute(GROUP_MARK);
+  };
+};

@@ -93,9 +93,13 @@ export function cancelNews(rows: readonly WireRow[], taskId: string): TaskNewsSn
 export class ReplayTask {
   readonly taskId: string;
   readonly toolName: string | undefined;
-  readonly serverStatus: TaskStatus;
-  /** Whether the client had heard any status yet at this moment. */
-  readonly heard: boolean;
+  /**
+   * The status the client had last heard by this moment, undefined before
+   * any (the recording met the task by its x-ray or its first step, the
+   * answer naming it still in flight): what the card's badge and its chart
+   * both read, so they never tell two stories.
+   */
+  readonly serverStatus: TaskStatus | undefined;
   readonly stored: StoredTaskReading;
   readonly step: RecordedStep | undefined;
   readonly stepCount: number;
@@ -115,8 +119,7 @@ export class ReplayTask {
     this.#task = task;
     this.taskId = task.taskId;
     this.toolName = task.toolName;
-    this.heard = task.clientSaw !== undefined;
-    this.serverStatus = task.clientSaw ?? 'working';
+    this.serverStatus = task.clientSaw;
     this.stored = task.stored ?? { kind: 'no-xray', reason: 'server starting' };
     this.step = task.step;
     this.stepCount = task.stepCount;
