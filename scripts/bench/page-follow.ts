@@ -82,9 +82,17 @@ interface Window {
   start: number;
   end: number;
   longFrames: LongFrameEntry[];
+  /** CPU time of the page's main thread over the window (CDP's ThreadTime): what it got of a loaded machine. */
+  cpuSeconds: number;
   heapMb: number;
   domNodes: number;
   seconds: number;
+}
+
+/** The page's main thread's CPU time so far, in s (CDP Performance metric `ThreadTime`). */
+async function threadSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
 }
 
 /** Frame deltas and the longest task over `seconds` (scrolling the task list back and forth at `scrollPxPerS`), then the heap after a GC. */
@@ -94,6 +102,7 @@ async function measure(
   seconds: number,
   scrollPxPerS = 0,
 ): Promise<Window> {
+  const threadSecondsBefore = await threadSeconds(cdp);
   const { frames, longestTaskMs, longTasks, start, end, longFrames } = await page.evaluate<{
     frames: number[];
     longestTaskMs: number;
@@ -135,6 +144,7 @@ async function measure(
       requestAnimationFrame(step);
     });
   })`);
+  const cpuSeconds = (await threadSeconds(cdp)) - threadSecondsBefore;
   await cdp.send('HeapProfiler.collectGarbage');
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
@@ -148,6 +158,7 @@ async function measure(
     heapMb: metric('JSHeapUsedSize') / 2 ** 20,
     domNodes: metric('Nodes'),
     seconds: (end - start) / 1000,
+    cpuSeconds,
   };
 }
 
@@ -155,6 +166,8 @@ interface FollowRun {
   idle: Window;
   follow: Window;
   pollsPerSecond: number;
+  /** tasks/get sent per second of the main thread's CPU time: what a variant gets done with the CPU it got, so side-by-side runs compare on a loaded machine. */
+  pollsPerCpuSecond: number;
   startup: number;
   trace: FrameTrace;
   longFrames: LongFrameSummary[];
@@ -214,7 +227,9 @@ async function followOnce(
     const sentBefore = await tasksGetSent(page);
     const t0 = Date.now();
     const follow = await measure(page, cdp, seconds, scrolled ? SCROLL_PX_PER_S : 0);
-    const pollsPerSecond = ((await tasksGetSent(page)) - sentBefore) / ((Date.now() - t0) / 1000);
+    const sent = (await tasksGetSent(page)) - sentBefore;
+    const pollsPerSecond = sent / ((Date.now() - t0) / 1000);
+    const pollsPerCpuSecond = sent / follow.cpuSeconds;
     const longFrames = await summariseLongFrames(follow);
     // Profiled after the measured window, so the profiler's own cost is in no figure.
     const file = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.cpuprofile`;
@@ -230,7 +245,7 @@ async function followOnce(
     const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.trace.json`;
     const trace = await tracePage(cdp, ctx.small ? 2 : 5, traceFile);
     for (const line of formatTrace(`[${PART}] trace, ${traceFile}`, trace)) ctx.log(line);
-    return { idle, follow, pollsPerSecond, startup, trace, longFrames };
+    return { idle, follow, pollsPerSecond, pollsPerCpuSecond, startup, trace, longFrames };
   } finally {
     await context.close();
   }
@@ -252,12 +267,8 @@ export const pageFollow: BenchPart = {
     for (const scrolled of [false, true]) {
       // Interleaved: A then B at the top, B then A scrolled, so neither always runs on the later load.
       for (const slices of scrolled ? [...variants].reverse() : variants) {
-        const { idle, follow, pollsPerSecond, startup, trace, longFrames } = await followOnce(
-          ctx,
-          tasks,
-          scrolled,
-          slices,
-        );
+        const { idle, follow, pollsPerSecond, pollsPerCpuSecond, startup, trace, longFrames } =
+          await followOnce(ctx, tasks, scrolled, slices);
         const label = `${tasks} tasks @ ${POLL_MS} ms, ${scrolled ? SCROLLED : AT_TOP}${slices === DEFAULT_SLICES ? '' : `, slices=${slices}`}`;
         const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
         figures.push(
@@ -301,6 +312,14 @@ export const pageFollow: BenchPart = {
             name: 'asked',
             value: (tasks * 1000) / POLL_MS,
           }),
+          figure(
+            PART,
+            `tasks/get per CPU second of the main thread, ${label}`,
+            pollsPerCpuSecond,
+            'req/CPU s',
+            undefined,
+            `the main thread had ${follow.cpuSeconds.toFixed(1)} s of CPU in the ${follow.seconds.toFixed(1)} s window (CDP ThreadTime): compare variants by this on a loaded machine`,
+          ),
           figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
           figure(
             PART,
