@@ -118,7 +118,7 @@ export async function whereIs(frame: CallFrame, maps: SourceMaps = new Map()): P
   return describeFrame(sourceFor(frame, maps.get(frame.url)));
 }
 
-async function fetchMap(url: string): Promise<TraceMap | undefined> {
+export async function fetchMap(url: string): Promise<TraceMap | undefined> {
   if (!/^https?:\/\/.*\.js$/.test(url)) return undefined;
   try {
     const response = await fetch(`${url}.map`);
@@ -138,7 +138,7 @@ const NAME_AT = /^[#\w$]+(?=\s*[(<])/;
  * anonymous function keeps none, so a call it is passed to is not taken
  * for its name).
  */
-function sourceFor(frame: CallFrame, map: TraceMap | undefined): FrameSource {
+export function sourceFor(frame: CallFrame, map: TraceMap | undefined): FrameSource {
   const minified = frame.functionName || '(anonymous)';
   const script = frame.url.split('/').pop() ?? '';
   if (!map)

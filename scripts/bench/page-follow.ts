@@ -3,24 +3,33 @@
  * the production build, against the same page idle (connected, no task):
  * frame time p95 (requestAnimationFrame deltas; headless Chromium paces
  * frames at 60 Hz, so 16.7 ms is a frame on time), the longest main-thread
- * task (PerformanceObserver 'longtask', 50 ms and up), the page's JS heap
+ * task (PerformanceObserver 'longtask', 50 ms and up) and what the longest
+ * frames ran (Long Animation Frames, `long-frames.ts`), the page's JS heap
  * after a forced GC and its DOM nodes (CDP Performance.getMetrics), and the
  * tasks/get actually achieved against what 1,000 tasks at 250 ms ask for.
  * The server worker runs the in-memory store; its own heap is not counted.
  *
- * `PAGE_FOLLOW_SLICES='default on'` (the page's `slices=` address values)
+ * `PAGE_FOLLOW_SLICES='default off'` (the page's `slices=` address values)
  * runs each run once per variant in the same bench run, interleaved (the
- * list at the top A then B, scrolled B then A), so slicing the main thread's
- * work (src/clock/frame-slices.ts) is compared with whole tasks on the same
- * load; the default variant keeps the figures' names, the others are named
- * after their value.
+ * list at the top A then B, scrolled B then A), so the page's slicing of its
+ * main thread's work (src/clock/frame-slices.ts) is compared with whole
+ * tasks on the same load; the default variant keeps the figures' names, the
+ * others are named after their value.
  */
 import type { CDPSession, Page } from '@playwright/test';
 import { openApp, startTasks, tasksGetSent } from './app-page.ts';
 import type { BenchPart } from './context.ts';
-import { formatProfile, profilePage } from './cpu-profile.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fetchMap, formatProfile, profilePage, sourceFor } from './cpu-profile.ts';
 import { figure, percentile } from './figures.ts';
 import { formatTrace, tracePage, type FrameTrace } from './frame-trace.ts';
+import {
+  formatLongFrames,
+  locatorFor,
+  longestFrames,
+  type LongFrameEntry,
+  type LongFrameSummary,
+} from './long-frames.ts';
 
 const PART = 'page-follow';
 const POLL_MS = 250;
@@ -36,25 +45,54 @@ const OBSERVE_LONG_TASKS = `
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__benchLongTasks.push([entry.startTime, entry.duration]);
   }).observe({ type: 'longtask', buffered: true });
+  window.__benchLongFrames = [];
+  if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        window.__benchLongFrames.push({
+          startTime: e.startTime, duration: e.duration, blockingDuration: e.blockingDuration,
+          renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart,
+          scripts: e.scripts.map((s) => ({
+            invoker: s.invoker, invokerType: s.invokerType, sourceURL: s.sourceURL,
+            sourceFunctionName: s.sourceFunctionName, sourceCharPosition: s.sourceCharPosition,
+            startTime: s.startTime, duration: s.duration,
+            forcedStyleAndLayoutDuration: s.forcedStyleAndLayoutDuration,
+          })),
+        });
+    }).observe({ type: 'long-animation-frame', buffered: true });
 `;
 
 /** The page's own slicing (no `slices=` in its address). */
 const DEFAULT_SLICES = 'default';
 
-/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default on 8,100,40`), the page's default alone unless asked. */
+/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default off 8,100,40`), the page's default alone unless asked. */
 function slicesToCompare(): string[] {
   const asked = (process.env.PAGE_FOLLOW_SLICES ?? DEFAULT_SLICES)
     .split(/\s+/)
-    .filter((value) => /^(default|on|off|[\d.]+,[\d.]+,[\d.]+)$/.test(value));
+    .filter((value) => /^(default|off|[\d.]+,[\d.]+,[\d.]+)$/.test(value));
   return asked.length > 0 ? [...new Set(asked)] : [DEFAULT_SLICES];
 }
 
 interface Window {
   frames: number[];
   longestTaskMs: number;
+  /** Long tasks (50 ms and up) overlapping the window. */
+  longTasks: number;
+  /** The window's bounds on the page's clock, and the long animation frames overlapping it. */
+  start: number;
+  end: number;
+  longFrames: LongFrameEntry[];
+  /** CPU time of the page's main thread over the window (CDP's ThreadTime): what it got of a loaded machine. */
+  cpuSeconds: number;
   heapMb: number;
   domNodes: number;
   seconds: number;
+}
+
+/** The page's main thread's CPU time so far, in s (CDP Performance metric `ThreadTime`). */
+async function threadSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
 }
 
 /** Frame deltas and the longest task over `seconds` (scrolling the task list back and forth at `scrollPxPerS`), then the heap after a GC. */
@@ -64,10 +102,14 @@ async function measure(
   seconds: number,
   scrollPxPerS = 0,
 ): Promise<Window> {
-  const { frames, longestTaskMs, elapsed } = await page.evaluate<{
+  const threadSecondsBefore = await threadSeconds(cdp);
+  const { frames, longestTaskMs, longTasks, start, end, longFrames } = await page.evaluate<{
     frames: number[];
     longestTaskMs: number;
-    elapsed: number;
+    longTasks: number;
+    start: number;
+    end: number;
+    longFrames: LongFrameEntry[];
   }>(`new Promise((resolve) => {
     const frames = [];
     let last = 0;
@@ -88,8 +130,13 @@ async function measure(
       if (now < start + ${seconds * 1000}) return requestAnimationFrame(step);
       // Long tasks are reported after they end: give the observer a turn, then take every task overlapping the window.
       setTimeout(() => {
-        const longest = window.__benchLongTasks.filter(([at, d]) => at + d >= start && at <= now).reduce((max, [, d]) => Math.max(max, d), 0);
-        resolve({ frames, longestTaskMs: longest, elapsed: now - start });
+        const overlapping = ({ startTime: at, duration: d }) => at + d >= start && at <= now;
+        const tasks = window.__benchLongTasks.map(([startTime, duration]) => ({ startTime, duration })).filter(overlapping);
+        const longest = tasks.reduce((max, { duration }) => Math.max(max, duration), 0);
+        const longFrames = window.__benchLongFrames.filter(overlapping);
+        // Those before the window are of no more use (the startup's frames would pile up run after run).
+        window.__benchLongFrames = [];
+        resolve({ frames, longestTaskMs: longest, longTasks: tasks.length, start, end: now, longFrames });
       }, 100);
     };
     requestAnimationFrame((now) => {
@@ -97,15 +144,21 @@ async function measure(
       requestAnimationFrame(step);
     });
   })`);
+  const cpuSeconds = (await threadSeconds(cdp)) - threadSecondsBefore;
   await cdp.send('HeapProfiler.collectGarbage');
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
   return {
     frames,
     longestTaskMs,
+    longTasks,
+    start,
+    end,
+    longFrames,
     heapMb: metric('JSHeapUsedSize') / 2 ** 20,
     domNodes: metric('Nodes'),
-    seconds: elapsed / 1000,
+    seconds: (end - start) / 1000,
+    cpuSeconds,
   };
 }
 
@@ -113,8 +166,28 @@ interface FollowRun {
   idle: Window;
   follow: Window;
   pollsPerSecond: number;
+  /** tasks/get sent per second of the main thread's CPU time: what a variant gets done with the CPU it got, so side-by-side runs compare on a loaded machine. */
+  pollsPerCpuSecond: number;
   startup: number;
   trace: FrameTrace;
+  longFrames: LongFrameSummary[];
+}
+
+/** The `top` longest frames of a window, their scripts mapped through the build's source maps (fetched with each script's text). */
+async function summariseLongFrames(window: Window, top = 5): Promise<LongFrameSummary[]> {
+  const scripts = new Map<string, { text: string; map: Awaited<ReturnType<typeof fetchMap>> }>();
+  for (const url of new Set(window.longFrames.flatMap((f) => f.scripts.map((s) => s.sourceURL)))) {
+    if (!/^https?:\/\/.*\.js$/.test(url)) continue;
+    const response = await fetch(url).catch(() => undefined);
+    if (response?.ok) scripts.set(url, { text: await response.text(), map: await fetchMap(url) });
+  }
+  return longestFrames(
+    window.longFrames,
+    locatorFor(scripts, sourceFor),
+    window.start,
+    window.end,
+    top,
+  );
 }
 
 /** One fresh page: idle, then `tasks` tasks started and followed; the list stays at the top, or is scrolled through all along. */
@@ -154,16 +227,25 @@ async function followOnce(
     const sentBefore = await tasksGetSent(page);
     const t0 = Date.now();
     const follow = await measure(page, cdp, seconds, scrolled ? SCROLL_PX_PER_S : 0);
-    const pollsPerSecond = ((await tasksGetSent(page)) - sentBefore) / ((Date.now() - t0) / 1000);
+    const sent = (await tasksGetSent(page)) - sentBefore;
+    const pollsPerSecond = sent / ((Date.now() - t0) / 1000);
+    const pollsPerCpuSecond = sent / follow.cpuSeconds;
+    const longFrames = await summariseLongFrames(follow);
     // Profiled after the measured window, so the profiler's own cost is in no figure.
     const file = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.cpuprofile`;
     const profile = await profilePage(page, cdp, ctx.small ? 2 : 5, file);
     for (const line of formatProfile(`[${PART}] CPU profile, ${file}`, profile)) ctx.log(line);
+    // Beside the profile's summary: what the window's longest frames ran (the profile came after them).
+    const summaryFile = file.replace(/\.cpuprofile$/, '') + '.summary.json';
+    const summary: unknown = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    writeFileSync(summaryFile, JSON.stringify({ ...(summary as object), longFrames }));
+    const framesLabel = `[${PART}] long animation frames in the window (${follow.longTasks} long tasks)`;
+    for (const line of formatLongFrames(framesLabel, longFrames)) ctx.log(line);
     // What "(program)" hides: style, layout and paint per frame, and the layout script forced.
     const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.trace.json`;
     const trace = await tracePage(cdp, ctx.small ? 2 : 5, traceFile);
     for (const line of formatTrace(`[${PART}] trace, ${traceFile}`, trace)) ctx.log(line);
-    return { idle, follow, pollsPerSecond, startup, trace };
+    return { idle, follow, pollsPerSecond, pollsPerCpuSecond, startup, trace, longFrames };
   } finally {
     await context.close();
   }
@@ -185,12 +267,8 @@ export const pageFollow: BenchPart = {
     for (const scrolled of [false, true]) {
       // Interleaved: A then B at the top, B then A scrolled, so neither always runs on the later load.
       for (const slices of scrolled ? [...variants].reverse() : variants) {
-        const { idle, follow, pollsPerSecond, startup, trace } = await followOnce(
-          ctx,
-          tasks,
-          scrolled,
-          slices,
-        );
+        const { idle, follow, pollsPerSecond, pollsPerCpuSecond, startup, trace, longFrames } =
+          await followOnce(ctx, tasks, scrolled, slices);
         const label = `${tasks} tasks @ ${POLL_MS} ms, ${scrolled ? SCROLLED : AT_TOP}${slices === DEFAULT_SLICES ? '' : `, slices=${slices}`}`;
         const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
         figures.push(
@@ -212,7 +290,15 @@ export const pageFollow: BenchPart = {
             follow.longestTaskMs,
             'ms',
             { name: 'frame budget', value: 1000 / 60 },
-            'long tasks overlapping the window; 0 means none of 50 ms or more',
+            `${follow.longTasks} long tasks overlapping the window (0 ms: none of 50 ms or more); the longest frames: ${
+              longFrames
+                .slice(0, 3)
+                .map(
+                  (f) =>
+                    `${f.ms.toFixed(0)} ms (${f.scripts[0]?.where ?? `no script, other ${f.otherMs.toFixed(0)} ms`})`,
+                )
+                .join(', ') || 'none'
+            }`,
           ),
           figure(PART, `page JS heap after GC, ${label}`, follow.heapMb, 'MB', {
             name: 'idle page',
@@ -226,6 +312,14 @@ export const pageFollow: BenchPart = {
             name: 'asked',
             value: (tasks * 1000) / POLL_MS,
           }),
+          figure(
+            PART,
+            `tasks/get per CPU second of the main thread, ${label}`,
+            pollsPerCpuSecond,
+            'req/CPU s',
+            undefined,
+            `the main thread had ${follow.cpuSeconds.toFixed(1)} s of CPU in the ${follow.seconds.toFixed(1)} s window (CDP ThreadTime): compare variants by this on a loaded machine`,
+          ),
           figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
           figure(
             PART,

@@ -13,7 +13,7 @@ import {
   wholeTasks,
 } from '../../../src/clock/frame-slices.ts';
 
-function simulatedFrames() {
+function simulatedFrames(policy = { minSliceMs: 4, frameGapMs: 16, maxSliceMs: 40 }) {
   let now = 1_000;
   const frames: ((at: number) => void)[] = [];
   const posted: (() => void)[] = [];
@@ -25,7 +25,7 @@ function simulatedFrames() {
       post: (callback) => posted.push(callback),
       postAhead: (callback) => ahead.push(callback),
     },
-    { minSliceMs: 4, frameGapMs: 16, maxSliceMs: 40 },
+    policy,
   );
   return {
     slices,
@@ -133,23 +133,66 @@ describe('frameSlices', () => {
     expect(sim.posted).toHaveLength(2);
   });
 
+  it('what a slice leaves to microtasks shortens the next: the task as a whole stays under the maximum', () => {
+    // Frames far apart: only the maximum cuts here.
+    const sim = simulatedFrames({ minSliceMs: 4, frameGapMs: 10_000, maxSliceMs: 40 });
+    const slice = (ms: number, tailMs: number) => {
+      const startedAt = sim.now;
+      let cutAfter = 0;
+      while (!sim.slices.shouldYield(startedAt) && cutAfter < ms)
+        cutAfter = sim.advance(1) - startedAt;
+      sim.slices.later(() => undefined);
+      // The slice's promise continuations run after the cut, in its task; then the next slice starts.
+      sim.advance(tailMs);
+      sim.ahead.shift()!();
+      return cutAfter;
+    };
+    expect(slice(100, 120)).toBe(40);
+    // Its task was 160 ms, its own part a quarter of it: the next runs (40 * (1 + 0.25) / 2) 25 ms.
+    expect(slice(100, 75)).toBe(25);
+    // 25 of 100 again: 40 * (0.625 + 0.25) / 2 = 17.5.
+    expect(slice(100, 0)).toBe(18);
+    // No tail any more: back up towards the maximum, 40 * (0.4375 + 1) / 2 = 28.75.
+    expect(slice(100, 0)).toBe(29);
+  });
+
+  it('a slice cut for a frame teaches nothing: the frame drawn between is no part of its task', () => {
+    const sim = simulatedFrames({ minSliceMs: 4, frameGapMs: 16, maxSliceMs: 40 });
+    let startedAt = sim.now;
+    sim.advance(20);
+    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    sim.slices.later(() => undefined);
+    sim.advance(200);
+    sim.posted.shift()!();
+    // The next is cut at the full maximum, as the first would be.
+    startedAt = sim.now;
+    for (let ms = 5; ms < 40; ms += 5) {
+      sim.advance(5);
+      sim.slices.shouldYield(startedAt);
+      sim.drawFrame();
+      expect(sim.slices.shouldYield(startedAt)).toBe(false);
+    }
+    sim.advance(5);
+    sim.drawFrame();
+    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+  });
+
   it('whole tasks are never cut', () => {
     expect(wholeTasks.shouldYield(-1e9)).toBe(false);
   });
 });
 
 describe('slicePolicyFromAddress', () => {
-  it('on, three numbers, or else whole tasks', () => {
-    expect(slicePolicyFromAddress('?seed=1&slices=on')).toBe(FRAME_SLICES);
+  it('sliced unless the address says off, or three numbers for another policy', () => {
+    expect(slicePolicyFromAddress('?seed=1')).toBe(FRAME_SLICES);
     expect(slicePolicyFromAddress('?seed=1&slices=off')).toBe('off');
     expect(slicePolicyFromAddress('?slices=4,12,30')).toEqual({
       minSliceMs: 4,
       frameGapMs: 12,
       maxSliceMs: 30,
     });
-    expect(slicePolicyFromAddress('?seed=1')).toBe('off');
-    expect(slicePolicyFromAddress('?slices=4,x,30')).toBe('off');
-    expect(slicePolicyFromAddress('?slices=4,12')).toBe('off');
-    expect(slicePolicyFromAddress('?slices=-1,12,30')).toBe('off');
+    expect(slicePolicyFromAddress('?slices=4,x,30')).toBe(FRAME_SLICES);
+    expect(slicePolicyFromAddress('?slices=4,12')).toBe(FRAME_SLICES);
+    expect(slicePolicyFromAddress('?slices=-1,12,30')).toBe(FRAME_SLICES);
   });
 });
