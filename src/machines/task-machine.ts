@@ -7,12 +7,11 @@
  * - `input`:     idle -> sending -> idle | retrying   (tasks/update, T14, T15)
  * - `cancel`:    idle -> sending -> acknowledged | refused | retrying (T17)
  * - `link`:      online -> reconnecting -> online        (the client's link, C8)
- * Outcomes are top-level final states, so leaving `active` stops every region and the actor
- * reaches `status: 'done'`. Pure: every side effect is named here and provided by the caller:
+ * Outcomes are top-level finals: leaving `active` stops every region, the actor is `done`. Pure:
+ * every side effect is named here and provided by the caller:
  * `taskMachine.provide({ actions: { sendPoll: pollsBy(get) }, actors: { sendUpdate, sendCancel } })`.
- * A poll is two plain events, its timer and its answer (`poll.answered` or `poll.failed`, sent
- * back by `sendPoll`): no actor per poll, as a thousand tasks polled four times a second make it
- * the page's hottest path. The rarer tasks/update and tasks/cancel are invoked promise actors.
+ * A poll is two plain events, its timer and its answer (`poll.answered`, `poll.failed`): no actor
+ * per poll, the page's hottest path. tasks/update and tasks/cancel are invoked promise actors.
  */
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { DetailedTask } from '../protocol/task.ts';
@@ -67,11 +66,12 @@ export const taskMachine = setup({
     sendPoll: pollsBy(() => Promise.reject(new Error('not provided'))),
     // `answered`: the report is a tasks/get's answer, so its failures are over and the
     // next poll waits a whole interval from now (T12), by the interval it reports (T6).
-    // One assign for all three: each assign is a fresh context and snapshot, per poll per task.
+    // One assign for all three (each is a fresh context and snapshot), no copy of the context.
     applyReport: assign(({ context }, params: { report: DetailedTask; answered?: boolean }) => {
       const applied = applyReport(context, params.report);
       if (!params.answered) return applied;
-      return { ...applied, pollFailures: 0, nextPollAt: pollDueAt({ ...context, ...applied }) };
+      const due = pollDueAt({ now: context.now, task: applied.task ?? context.task });
+      return { ...applied, pollFailures: 0, nextPollAt: due };
     }),
     // T12: the next tasks/get waits a whole interval from the answer, or the backoff after a failure.
     schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
