@@ -92,6 +92,8 @@ export type TaskMachineEvent =
   | { type: 'task.cancel' }
   | { type: 'task.notification'; task: DetailedTask }
   | { type: 'task.forget' }
+  // Raised by the machine once, at start: sends what a reload carried over (T15, T17).
+  | { type: 'task.started' }
   // From the client's connection; requests in flight meanwhile are re-issued under new ids (C8).
   | { type: 'connection.lost'; reason: string }
   | { type: 'connection.retrying'; attempt: number; retryAt: number }

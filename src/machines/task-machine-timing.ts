@@ -34,7 +34,7 @@ export function backoffMs(failures: number): number {
 }
 
 /** When the next tasks/get is due after an answer: a whole interval from now (T12). */
-export const pollDueAt = (context: TaskMachineContext): number =>
+export const pollDueAt = (context: Pick<TaskMachineContext, 'now' | 'task'>): number =>
   context.now() + pollIntervalMs(context);
 
 /**

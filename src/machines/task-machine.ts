@@ -7,26 +7,24 @@
  * - `input`:     idle -> sending -> idle | retrying   (tasks/update, T14, T15)
  * - `cancel`:    idle -> sending -> acknowledged | refused | retrying (T17)
  * - `link`:      online -> reconnecting -> online        (the client's link, C8)
- * Outcomes are top-level final states, so leaving `active` stops every region and the actor
- * reaches `status: 'done'`. Pure: every side effect is named here and provided by the caller:
+ * Outcomes are top-level finals: leaving `active` stops every region, the actor is `done`. Pure:
+ * every side effect is named here and provided by the caller:
  * `taskMachine.provide({ actions: { sendPoll: pollsBy(get) }, actors: { sendUpdate, sendCancel } })`.
- * A poll is two plain events, its timer and its answer (`poll.answered` or `poll.failed`, sent
- * back by `sendPoll`): no actor per poll, as a thousand tasks polled four times a second make it
- * the page's hottest path. The rarer tasks/update and tasks/cancel are invoked promise actors.
+ * A poll is two plain events, its timer and its answer (`poll.answered`, `poll.failed`): no actor
+ * per poll, the page's hottest path. tasks/update and tasks/cancel are invoked promise actors.
  */
-import { assign, fromPromise, setup, stateIn } from 'xstate';
-import { ErrorCode } from '../protocol/constants.ts';
-import type { DetailedTask, TaskStatus } from '../protocol/task.ts';
+import { assign, fromPromise, raise, setup } from 'xstate';
+import type { DetailedTask } from '../protocol/task.ts';
 import type {
   TaskMachineContext,
   TaskMachineEvent,
   TaskMachineInput,
 } from './task-machine-context.ts';
 import { CONCLUSIONS, conclusions } from './task-machine-conclusions.ts';
+import { taskMachineGuards } from './task-machine-guards.ts';
 import { pollsBy } from './task-machine-polls.ts';
-import { applyReport, describeError, isCurrent, rpcErrorCode } from './task-machine-replies.ts';
+import { applyReport, describeError } from './task-machine-replies.ts';
 import {
-  expiresAt,
   msUntilNextPoll,
   pollDueAt,
   pollIntervalMs,
@@ -62,50 +60,18 @@ export const taskMachine = setup({
     updateRetry: ({ context }) => backoffMs(context.updateFailures),
     cancelRetry: ({ context }) => backoffMs(context.cancelFailures),
   },
-  guards: {
-    statusIs: ({ context }, params: { status: TaskStatus }) =>
-      context.task.status === params.status,
-    // T13: the server may drop the task after createdAt + ttlMs. While the link is
-    // down there is no asking: one interval of grace, then the task is given up.
-    ttlPassed: ({ context }) => {
-      const expiry = expiresAt(context);
-      return expiry !== undefined && context.now() > expiry + pollIntervalMs(context);
-    },
-    // With the link up, the server has the last word: a poll sent after the TTL
-    // sees the `failed` it recorded at expiry, or -32602 once it purged the task.
-    // Only a server still saying "working" to that poll is given up on here.
-    askedAfterTtl: ({ context }) => {
-      const expiry = expiresAt(context);
-      return (
-        expiry !== undefined &&
-        context.lastPollSentAt !== undefined &&
-        context.lastPollSentAt > expiry
-      );
-    },
-    intervalChanges: ({ context, event }) =>
-      event.type === 'task.notification' &&
-      isCurrent(context, event.task) &&
-      pollIntervalMs(event) !== pollIntervalMs(context),
-    answersPending: ({ context, event }) =>
-      event.type === 'task.answer' &&
-      Object.keys(event.responses).some((key) => Object.hasOwn(context.pendingInputs, key)),
-    hasUnsent: ({ context }) => Object.keys(context.unsent).length > 0,
-    cancelIntended: ({ context }) => context.cancelRequested,
-    linkDown: stateIn('#task.active.link.reconnecting'),
-    isGone: (_, params: { error: unknown }) =>
-      rpcErrorCode(params.error) === ErrorCode.InvalidParams,
-    isProtocolError: (_, params: { error: unknown }) => rpcErrorCode(params.error) !== undefined,
-  },
+  guards: taskMachineGuards,
   actions: {
     // The caller's tasks/get (`pollsBy`): its answer comes back as `poll.answered` or `poll.failed`.
     sendPoll: pollsBy(() => Promise.reject(new Error('not provided'))),
     // `answered`: the report is a tasks/get's answer, so its failures are over and the
     // next poll waits a whole interval from now (T12), by the interval it reports (T6).
-    // One assign for all three: each assign is a fresh context and snapshot, per poll per task.
+    // One assign for all three (each is a fresh context and snapshot), no copy of the context.
     applyReport: assign(({ context }, params: { report: DetailedTask; answered?: boolean }) => {
       const applied = applyReport(context, params.report);
       if (!params.answered) return applied;
-      return { ...applied, pollFailures: 0, nextPollAt: pollDueAt({ ...context, ...applied }) };
+      const due = pollDueAt({ now: context.now, task: applied.task ?? context.task });
+      return { ...applied, pollFailures: 0, nextPollAt: due };
     }),
     // T12: the next tasks/get waits a whole interval from the answer, or the backoff after a failure.
     schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
@@ -164,6 +130,9 @@ export const taskMachine = setup({
   states: {
     active: {
       type: 'parallel',
+      // At start, what a reload carried over (unsent answers, a cancel) goes out. An event, not an
+      // `always` on `idle`: xstate would try that after every microstep of every poll.
+      entry: raise({ type: 'task.started' }),
       on: { 'task.forget': 'forgotten' },
       // Ended: nothing is scheduled any more.
       exit: assign({ nextPollAt: undefined }),
@@ -279,7 +248,17 @@ export const taskMachine = setup({
           // Answers arriving while a tasks/update is out queue in `unsent`.
           on: { 'task.answer': { guard: 'answersPending', actions: 'recordAnswer' } },
           states: {
-            idle: { always: { guard: 'hasUnsent', target: 'sending' } },
+            // Every way in with answers unsent leaves for `sending` itself (T15).
+            idle: {
+              on: {
+                'task.answer': {
+                  guard: 'answersPending',
+                  target: 'sending',
+                  actions: 'recordAnswer',
+                },
+                'task.started': { guard: 'hasUnsent', target: 'sending' },
+              },
+            },
             sending: {
               entry: assign(({ context }) => ({
                 inFlight: { ...context.inFlight, ...context.unsent },
@@ -291,8 +270,30 @@ export const taskMachine = setup({
                   taskId: context.taskId,
                   inputResponses: context.inFlight,
                 }),
-                onDone: { target: 'idle', actions: assign({ inFlight: {}, updateFailures: 0 }) },
+                // Answers queued meanwhile go in the next tasks/update.
+                onDone: [
+                  {
+                    guard: 'hasUnsent',
+                    target: 'sending',
+                    reenter: true,
+                    actions: assign({ inFlight: {}, updateFailures: 0 }),
+                  },
+                  { target: 'idle', actions: assign({ inFlight: {}, updateFailures: 0 }) },
+                ],
                 onError: [
+                  // Refused: these answers are dropped, but those queued meanwhile go out.
+                  {
+                    guard: {
+                      type: 'refusedWithUnsent',
+                      params: ({ event }) => ({ error: event.error }),
+                    },
+                    target: 'sending',
+                    reenter: true,
+                    actions: [
+                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+                      assign({ inFlight: {}, updateFailures: 0 }),
+                    ],
+                  },
                   {
                     guard: {
                       type: 'isProtocolError',
@@ -321,10 +322,10 @@ export const taskMachine = setup({
           initial: 'idle',
           states: {
             idle: {
-              // A cancel intended before a reload is sent again (T17).
-              always: { guard: 'cancelIntended', target: 'sending' },
               on: {
                 'task.cancel': { target: 'sending', actions: assign({ cancelRequested: true }) },
+                // A cancel intended before a reload is sent again (T17).
+                'task.started': { guard: 'cancelIntended', target: 'sending' },
               },
             },
             sending: {

@@ -46,7 +46,11 @@ export interface HistoryStep extends StepFacts {
   /** The event as a learner reads it (`poll.answered`). */
   event: string;
   value: StateValue;
-  /** Deepest active states: one per parallel region, or the final state. */
+  /**
+   * Deepest active states: one per parallel region, or the final state. This
+   * array and `entered` are shared by every step with the same value and
+   * frozen (steps never change), so recording a poll's step copies nothing.
+   */
   active: string[];
   /** Leaves active now that were not before this step. */
   entered: string[];
@@ -58,20 +62,8 @@ export interface HistoryStep extends StepFacts {
 
 type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
 
-function factsOf(snapshot: TaskSnapshot): StepFacts {
-  const { context } = snapshot;
-  const error = context.lastError;
-  return {
-    serverStatus: context.task.status,
-    cancelRequested: context.cancelRequested,
-    polls: context.polls,
-    pollIntervalMs: pollIntervalMs(context),
-    pendingInputs: Object.keys(context.pendingInputs).length,
-    lastError: error
-      ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}`
-      : undefined,
-    link: context.link ? { reason: context.link.reason, attempt: context.link.attempt } : undefined,
-  };
+function lastErrorOf({ lastError: error }: TaskSnapshot['context']): string | undefined {
+  return error ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}` : undefined;
 }
 
 /** Steps a task's history keeps: the newest ones, enough to step back through several minutes of polling. */
@@ -80,18 +72,41 @@ export const HISTORY_LIMIT = 400;
 /**
  * Derived facts of a step that depend only on the machine graph and the
  * state value (or the transition): the same few values come back on every
- * poll, so each is worked out once per graph and copied from then on.
+ * poll, so each is worked out once per graph and shared, frozen, from then on
+ * (steps are never changed). A poll alternates between two values, so a
+ * recorder first compares with the values it met last, which costs no key.
  */
-const leavesByGraph = new WeakMap<MachineGraph, Map<string, readonly string[]>>();
+const leavesByGraph = new WeakMap<MachineGraph, Map<string, string[]>>();
+const enteredBetween = new WeakMap<string[], WeakMap<string[], string[]>>();
 const keyOfTransition = new WeakMap<AnyTransitionDefinition, string>();
+/** Shared arrays are frozen: typed as the steps' (the run file's) arrays, but changed by nobody. */
+const frozen = (ids: string[]): string[] => Object.freeze(ids) as string[];
+const NONE = frozen([]);
 
 function leavesOf(graph: MachineGraph, value: StateValue): string[] {
   let known = leavesByGraph.get(graph);
   if (!known) leavesByGraph.set(graph, (known = new Map()));
   const key = typeof value === 'string' ? value : JSON.stringify(value);
   let leaves = known.get(key);
-  if (!leaves) known.set(key, (leaves = activeLeafIds(graph, value)));
-  return [...leaves];
+  if (!leaves) known.set(key, (leaves = frozen(activeLeafIds(graph, value))));
+  return leaves;
+}
+
+/** The leaves in `active` not in `before`; both are shared arrays from {@link leavesOf}. */
+function enteredOf(before: string[], active: string[]): string[] {
+  if (before === active) return NONE;
+  let known = enteredBetween.get(before);
+  if (!known) enteredBetween.set(before, (known = new WeakMap()));
+  let entered = known.get(active);
+  if (!entered) known.set(active, (entered = frozen(active.filter((id) => !before.includes(id)))));
+  return entered;
+}
+
+function sameValue(a: StateValue, b: StateValue): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  for (const key in a) if (!(key in b) || !sameValue(a[key]!, b[key]!)) return false;
+  for (const key in b) if (!(key in a)) return false;
+  return true;
 }
 
 function keyOf(transition: AnyTransitionDefinition): string {
@@ -116,6 +131,8 @@ export class HistoryRecorder {
   #read: readonly HistoryStep[] | undefined;
   readonly #listeners = new Set<(step: HistoryStep) => void>();
   #pending: AnyTransitionDefinition[] = [];
+  /** The values met last, with their leaves: a poll goes back and forth between two. */
+  #recent: { value: StateValue; active: string[] }[] = [];
   #next = 0;
   readonly #unsubscribe: () => void;
   readonly #now: () => number;
@@ -165,11 +182,11 @@ export class HistoryRecorder {
     if (isStart && this.#all.length > 0) return;
     // An event that matched no transition changed nothing worth a step.
     if (!isStart && transitions.length === 0) return;
-    const active = leavesOf(this.graph, snapshot.value);
-    const before = this.#all.at(-1)?.active ?? [];
+    const active = this.#leaves(snapshot.value);
     const taken: string[] = [];
     const internal: string[] = [];
     for (const t of transitions) ((t.target ?? []).length > 0 ? taken : internal).push(keyOf(t));
+    const { context } = snapshot;
     const step: HistoryStep = {
       index: this.#next++,
       at: this.#now(),
@@ -177,15 +194,32 @@ export class HistoryRecorder {
       event: eventLabel(this.graph, eventType),
       value: snapshot.value,
       active,
-      entered: active.filter((id) => !before.includes(id)),
-      taken,
-      internal,
-      ...factsOf(snapshot),
+      entered: enteredOf(this.#all.at(-1)?.active ?? NONE, active),
+      taken: taken.length > 0 ? taken : NONE,
+      internal: internal.length > 0 ? internal : NONE,
+      // The facts beside the chart, written in place (no object spread): this runs per step.
+      serverStatus: context.task.status,
+      cancelRequested: context.cancelRequested,
+      polls: context.polls,
+      pollIntervalMs: pollIntervalMs(context),
+      pendingInputs: Object.keys(context.pendingInputs).length,
+      lastError: lastErrorOf(context),
+      link: context.link
+        ? { reason: context.link.reason, attempt: context.link.attempt }
+        : undefined,
     };
     this.#all.push(step);
     if (this.#all.length >= 2 * this.#limit) this.#all = this.#all.slice(-this.#limit);
     this.#read = undefined;
     if (this.#listeners.size > 0) for (const listener of [...this.#listeners]) listener(step);
+  }
+
+  #leaves(value: StateValue): string[] {
+    const recent = this.#recent.find((met) => sameValue(met.value, value));
+    if (recent) return recent.active;
+    const active = leavesOf(this.graph, value);
+    this.#recent = [{ value, active }, ...this.#recent.slice(0, 1)];
+    return active;
   }
 }
 

@@ -155,6 +155,17 @@ describe('machineGraph(taskMachine)', () => {
       edge('active.lifecycle.polling', 'active.lifecycle.backoff', 'poll.failed')[0]?.guard,
     ).toBeUndefined();
     expect(edge('active.cancel.idle', 'active.cancel.sending', 'task.cancel')).toHaveLength(1);
+    // What a reload carried over goes out on the event raised at start (T15, T17), not on an
+    // eventless transition that xstate would try after every microstep of every poll.
+    expect(edge('active.cancel.idle', 'active.cancel.sending', 'task.started')[0]?.guard).toBe(
+      'cancelIntended',
+    );
+    expect(edge('active.input.idle', 'active.input.sending', 'task.started')[0]?.guard).toBe(
+      'hasUnsent',
+    );
+    expect(graph.edges.filter((e) => e.trigger === 'always').map((e) => e.source)).toEqual(
+      Array(3).fill('task.active.lifecycle'),
+    );
     for (const status of ['completed', 'failed', 'cancelled']) {
       // On the region that takes the reports (T9, T18), so each is tried once per event.
       expect(edge('active.lifecycle', status, 'always')[0]?.guard).toBe(`statusIs(${status})`);

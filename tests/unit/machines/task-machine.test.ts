@@ -211,6 +211,28 @@ describe('taskMachine', () => {
     expect(snap().context.pendingInputs).toEqual({});
   });
 
+  it('T15: an answer given while a refused tasks/update was out still goes out', async () => {
+    let refuse: () => void = () => {};
+    const { calls, advance, send, snap } = follow({
+      poll: () => report('input_required', { inputRequests: asking('a', 'b') }),
+      update: (n) =>
+        n === 1
+          ? new Promise<void>(
+              (_, reject) => (refuse = () => reject({ code: -32603, message: 'no' })),
+            )
+          : undefined,
+    });
+    await advance(1000);
+    await send({ type: 'task.answer', responses: { a: 1 } });
+    await send({ type: 'task.answer', responses: { b: 2 } });
+    refuse();
+    await flush();
+    await flush();
+    expect(calls.update.map((c) => c.inputResponses)).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(snap().context.lastError).toEqual({ code: -32603, message: 'no' });
+    expect(snap().matches({ active: { input: 'idle' } })).toBe(true);
+  });
+
   it('T17: cancel sets cancelRequested, sends one tasks/cancel, and a late completed ends completed', async () => {
     const { actor, calls, advance, send, snap } = follow({
       poll: (n) =>

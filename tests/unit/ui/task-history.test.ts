@@ -129,15 +129,19 @@ describe('HistoryRecorder', () => {
     expect(recorder.steps.length).toBeGreaterThan(count + 1);
   });
 
-  it('works out the same state value once: equal values give equal, separate active lists', async () => {
+  it('works out the same state value once: equal values share one frozen active list', async () => {
     const { advance, steps } = run([(at) => report('working', at)]);
     await advance(2000);
     const [first] = steps();
     const waiting = steps().filter((s) => JSON.stringify(s.value) === JSON.stringify(first!.value));
     expect(waiting.length).toBeGreaterThan(1);
     expect(waiting[1]!.value).not.toBe(first!.value);
-    expect(waiting[1]!.active).toEqual(waiting[0]!.active);
-    expect(waiting[1]!.active).not.toBe(waiting[0]!.active);
+    // A poll's step copies nothing; the shared lists cannot be changed through any one step.
+    expect(waiting[1]!.active).toBe(waiting[0]!.active);
+    expect(waiting[2]!.entered).toBe(waiting[1]!.entered);
+    expect(Object.isFrozen(waiting[1]!.active)).toBe(true);
+    expect(Object.isFrozen(waiting[1]!.entered)).toBe(true);
+    expect(waiting[1]!.entered).toEqual(['task.active.lifecycle.waiting']);
   });
 });
 
