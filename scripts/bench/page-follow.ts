@@ -9,12 +9,12 @@
  * tasks/get actually achieved against what 1,000 tasks at 250 ms ask for.
  * The server worker runs the in-memory store; its own heap is not counted.
  *
- * `PAGE_FOLLOW_SLICES='default off'` (the page's `slices=` address values)
+ * `PAGE_FOLLOW_SLICES='default on'` (the page's `slices=` address values)
  * runs each run once per variant in the same bench run, interleaved (the
- * list at the top A then B, scrolled B then A), so the page's slicing of its
- * main thread's work (src/clock/frame-slices.ts) is compared with whole
- * tasks on the same load; the default variant keeps the figures' names, the
- * others are named after their value.
+ * list at the top A then B, scrolled B then A), so slicing the main thread's
+ * work (src/clock/frame-slices.ts) is compared with whole tasks on the same
+ * load; the default variant keeps the figures' names, the others are named
+ * after their value.
  */
 import type { CDPSession, Page } from '@playwright/test';
 import { openApp, startTasks, tasksGetSent } from './app-page.ts';
@@ -65,11 +65,11 @@ const OBSERVE_LONG_TASKS = `
 /** The page's own slicing (no `slices=` in its address). */
 const DEFAULT_SLICES = 'default';
 
-/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default off 8,100,40`), the page's default alone unless asked. */
+/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default on 8,100,40`), the page's default alone unless asked. */
 function slicesToCompare(): string[] {
   const asked = (process.env.PAGE_FOLLOW_SLICES ?? DEFAULT_SLICES)
     .split(/\s+/)
-    .filter((value) => /^(default|off|[\d.]+,[\d.]+,[\d.]+)$/.test(value));
+    .filter((value) => /^(default|on|off|[\d.]+,[\d.]+,[\d.]+)$/.test(value));
   return asked.length > 0 ? [...new Set(asked)] : [DEFAULT_SLICES];
 }
 

@@ -28,9 +28,8 @@
  * before left (from the cut to its own start), and the next slice's own
  * time is cut to its share of the maximum.
  *
- * The page slices by default; the server worker and Node draw no frames and
- * get {@link wholeTasks}, as the page does with `?slices=off` (the bench's
- * side-by-side runs against whole tasks).
+ * The server worker and Node draw no frames: they get {@link wholeTasks}, as
+ * the page does unless its address asks for slices (`?slices=on`).
  */
 
 /** Where work is cut into tasks; injectable so tests slice on a simulated clock. */
@@ -179,16 +178,15 @@ export function channelPost(): (callback: () => void) => void {
 }
 
 /**
- * How the page's address sets the slices: as {@link FRAME_SLICES} says
- * unless it says `slices=off` (whole tasks, the bench's side-by-side
- * reference) or `slices=MIN,GAP,MAX` (ms: another policy to try). Run whole,
- * a round of a thousand polls or a batch of their answers is the page's
- * longest task; sliced, the page gets as much done per second of CPU
- * (README, Benchmarks).
+ * How the page's address sets the slices: `slices=on` cuts as
+ * {@link FRAME_SLICES} says, `slices=MIN,GAP,MAX` (ms) tries another policy
+ * (the bench runs them beside whole tasks); anything else runs every task
+ * whole. Whole is the page's default until a side-by-side run shows a
+ * slicing that keeps the page's throughput (README, Benchmarks).
  */
 export function slicePolicyFromAddress(search: string): SlicePolicy | 'off' {
   const value = new URLSearchParams(search).get('slices');
-  if (value === 'off') return 'off';
+  if (value === 'on') return FRAME_SLICES;
   const numbers = value?.split(',').map(Number) ?? [];
   const [minSliceMs, frameGapMs, maxSliceMs] = numbers;
   if (
@@ -199,7 +197,7 @@ export function slicePolicyFromAddress(search: string): SlicePolicy | 'off' {
     numbers.every((n) => Number.isFinite(n) && n >= 0)
   )
     return { minSliceMs, frameGapMs, maxSliceMs };
-  return FRAME_SLICES;
+  return 'off';
 }
 
 let pageSlicesMade: Slices | undefined;

@@ -183,16 +183,17 @@ describe('frameSlices', () => {
 });
 
 describe('slicePolicyFromAddress', () => {
-  it('sliced unless the address says off, or three numbers for another policy', () => {
-    expect(slicePolicyFromAddress('?seed=1')).toBe(FRAME_SLICES);
+  it('on, three numbers, or else whole tasks', () => {
+    expect(slicePolicyFromAddress('?seed=1&slices=on')).toBe(FRAME_SLICES);
     expect(slicePolicyFromAddress('?seed=1&slices=off')).toBe('off');
     expect(slicePolicyFromAddress('?slices=4,12,30')).toEqual({
       minSliceMs: 4,
       frameGapMs: 12,
       maxSliceMs: 30,
     });
-    expect(slicePolicyFromAddress('?slices=4,x,30')).toBe(FRAME_SLICES);
-    expect(slicePolicyFromAddress('?slices=4,12')).toBe(FRAME_SLICES);
-    expect(slicePolicyFromAddress('?slices=-1,12,30')).toBe(FRAME_SLICES);
+    expect(slicePolicyFromAddress('?seed=1')).toBe('off');
+    expect(slicePolicyFromAddress('?slices=4,x,30')).toBe('off');
+    expect(slicePolicyFromAddress('?slices=4,12')).toBe('off');
+    expect(slicePolicyFromAddress('?slices=-1,12,30')).toBe('off');
   });
 });
