@@ -6,7 +6,11 @@
  * layerize) and in script, per second and per frame, and how many of the
  * style and layout passes were forced by script reading layout after a write
  * (a pass nested inside a script event), with the functions that forced the
- * most. A CPU profile shows that work only as "(program)".
+ * most; and how much of the page each layout pass went through: the objects
+ * it laid out (Chromium's dirty objects) per frame, and where it started (the
+ * document, or a relayout boundary: a box sized by itself that is neither a
+ * flex nor a grid item, laid out alone). A CPU profile shows that work only as
+ * "(program)".
  */
 import { writeFileSync } from 'node:fs';
 import type { CDPSession } from '@playwright/test';
@@ -22,9 +26,14 @@ export interface TraceEvent {
   /** µs. */
   ts: number;
   dur?: number;
+  /** µs of the thread's CPU time: unlike `dur`, not stretched by other processes on a busy machine. */
+  tdur?: number;
   args?: {
     name?: string;
     beginData?: {
+      /** Layout: the objects this pass lays out, of all in the frame's tree. */
+      dirtyObjects?: number;
+      totalObjects?: number;
       stackTrace?: {
         functionName?: string;
         url?: string;
@@ -32,6 +41,8 @@ export interface TraceEvent {
         columnNumber?: number;
       }[];
     };
+    /** Layout: the boxes the pass started from (the document, or relayout boundaries). */
+    endData?: { layoutRoots?: { nodeName?: string }[] };
   };
 }
 
@@ -45,8 +56,23 @@ export interface FrameTrace {
   /** Frames the main thread began (BeginMainThreadFrame). */
   frames: number;
   ms: { style: number; layout: number; paint: number; script: number };
+  /** The same in the main thread's CPU time (what to compare between runs on a loaded machine). */
+  cpuMs: { style: number; layout: number; paint: number; script: number };
   /** Style and layout passes forced inside script (read after write), and their ms. */
   forced: { count: number; ms: number; by: { where: string; count: number; top?: StackFrame }[] };
+  /** What the layout passes went through. */
+  layout: LayoutReach;
+}
+
+/** How far the layout passes reached into the page. */
+export interface LayoutReach {
+  passes: number;
+  /** Objects laid out, summed over the passes (each pass's dirty objects). */
+  objects: number;
+  /** Passes that started from the document (no relayout boundary held what changed). */
+  fromDocument: number;
+  /** The boxes passes started from most, by element (tag and class), with how many passes each. */
+  roots: { root: string; passes: number }[];
 }
 
 const CATEGORIES = [
@@ -150,6 +176,7 @@ export function summariseTrace(events: readonly TraceEvent[]): FrameTrace {
   );
   busiest.sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const ms = { style: 0, layout: 0, paint: 0, script: 0 };
+  const cpuMs = { ...ms };
   const forced = { count: 0, ms: 0 };
   const forcers = new Map<string, { count: number; top?: StackFrame }>();
   // The outermost script event still open, so only top-level script is counted and nesting is known.
@@ -160,6 +187,7 @@ export function summariseTrace(events: readonly TraceEvent[]): FrameTrace {
     if (SCRIPT.has(e.name)) {
       if (!inScript) {
         ms.script += dur / 1000;
+        cpuMs.script += (e.tdur ?? 0) / 1000;
         scriptEnd = e.ts + dur;
       }
       continue;
@@ -173,6 +201,7 @@ export function summariseTrace(events: readonly TraceEvent[]): FrameTrace {
           : undefined;
     if (!kind) continue;
     ms[kind] += dur / 1000;
+    cpuMs[kind] += (e.tdur ?? 0) / 1000;
     if (kind === 'paint' || !inScript) continue;
     forced.count++;
     forced.ms += dur / 1000;
@@ -191,6 +220,8 @@ export function summariseTrace(events: readonly TraceEvent[]): FrameTrace {
     seconds: span,
     frames: frames.length,
     ms,
+    cpuMs,
+    layout: layoutReach(busiest.filter((e) => LAYOUT.has(e.name))),
     forced: {
       ...forced,
       by: [...forcers]
@@ -201,16 +232,46 @@ export function summariseTrace(events: readonly TraceEvent[]): FrameTrace {
   };
 }
 
+/** Sums the layout passes' objects and names where they started. */
+function layoutReach(passes: readonly TraceEvent[]): LayoutReach {
+  const roots = new Map<string, number>();
+  let objects = 0;
+  let fromDocument = 0;
+  for (const pass of passes) {
+    objects += pass.args?.beginData?.dirtyObjects ?? 0;
+    const names = new Set(
+      // Svelte's scoping classes say nothing to a reader: dropped.
+      (pass.args?.endData?.layoutRoots ?? []).map((root) =>
+        (root.nodeName ?? '?').replace(/\s*svelte-\w+/g, '').replace(/='\s+/, "='"),
+      ),
+    );
+    if (names.has('#document')) fromDocument++;
+    for (const name of names) roots.set(name, (roots.get(name) ?? 0) + 1);
+  }
+  return {
+    passes: passes.length,
+    objects,
+    fromDocument,
+    roots: [...roots]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([root, count]) => ({ root, passes: count })),
+  };
+}
+
 /** The summary as printable lines (script time here includes the style and layout it forced). */
 export function formatTrace(label: string, trace: FrameTrace): string[] {
-  const per = (ms: number) =>
-    `${(ms / trace.seconds).toFixed(0).padStart(4)} ms/s, ${(ms / Math.max(1, trace.frames)).toFixed(2).padStart(6)} ms/frame`;
+  const frames = Math.max(1, trace.frames);
+  const per = (kind: keyof FrameTrace['ms']) =>
+    `${(trace.ms[kind] / trace.seconds).toFixed(0).padStart(4)} ms/s, ${(trace.ms[kind] / frames).toFixed(2).padStart(6)} ms/frame (CPU ${(trace.cpuMs[kind] / frames).toFixed(2)} ms/frame)`;
   return [
     `${label}: ${trace.frames} main-thread frames in ${trace.seconds.toFixed(1)} s`,
-    `  style recalc  ${per(trace.ms.style)}`,
-    `  layout        ${per(trace.ms.layout)}`,
-    `  paint         ${per(trace.ms.paint)}`,
-    `  script        ${per(trace.ms.script)}`,
+    `  style recalc  ${per('style')}`,
+    `  layout        ${per('layout')}`,
+    `    ${trace.layout.passes} passes, ${(trace.layout.objects / frames).toFixed(0)} objects laid out per frame (${(trace.layout.objects / Math.max(1, trace.layout.passes)).toFixed(0)} per pass), ${trace.layout.fromDocument} passes from the document`,
+    ...trace.layout.roots.map((r) => `    ${String(r.passes).padStart(5)}  from ${r.root}`),
+    `  paint         ${per('paint')}`,
+    `  script        ${per('script')}`,
     `  forced style/layout inside script: ${trace.forced.count} (${trace.forced.ms.toFixed(0)} ms)${trace.forced.by.length ? ', by:' : ''}`,
     ...trace.forced.by.map((f) => `    ${String(f.count).padStart(5)}  ${f.where}`),
   ];
