@@ -39,12 +39,37 @@ export function hits(breakpoint: Breakpoint, entry: EnteringMessage): boolean {
   return given.length > 0 && given.every((field) => info[field] === breakpoint[field]);
 }
 
+/**
+ * A breakpoint's pause: `reason`, whole, is the world clock's (tooltips, logs);
+ * `words`, short enough for the header at any width, say which message hit
+ * ("tasks/cancel sent", "tasks/get answered: completed").
+ */
+export interface BreakpointHit {
+  readonly reason: string;
+  readonly words: string;
+}
+
+/** The pause `breakpoint` makes when `entry` hits it. */
+export function hitOf(breakpoint: Breakpoint, entry: EnteringMessage): BreakpointHit {
+  const { info, direction } = entry;
+  const way = direction === 'out' ? 'sent' : 'answered';
+  const what = [info.method, info.taskId && `task ${info.taskId.slice(0, 8)}`]
+    .filter(Boolean)
+    .join(' ');
+  const status = breakpoint.kind === 'match' && breakpoint.status ? `: ${info.status}` : '';
+  return {
+    reason: `breakpoint: ${describeBreakpoint(breakpoint)} (${way}: ${what || info.kind})`,
+    words: `${info.method ?? info.kind} ${way}${status}`,
+  };
+}
+
 /** The breakpoints set on the page, checked on every message entering the network. */
 export class Breakpoints {
   readonly #set: SetBreakpoint[] = [];
   readonly #listeners = new Set<() => void>();
   readonly #pause: (reason: string) => void;
   #nextId = 1;
+  #lastHit: BreakpointHit | undefined;
 
   /** `pause` is called with the reason when a message hits one (the world clock's pause). */
   constructor(
@@ -57,6 +82,14 @@ export class Breakpoints {
 
   get list(): readonly SetBreakpoint[] {
     return this.#set;
+  }
+
+  /**
+   * The last pause a breakpoint made, whether or not the world is still
+   * paused by it: a reader matches its `reason` with the clock's own.
+   */
+  get lastHit(): BreakpointHit | undefined {
+    return this.#lastHit;
   }
 
   /** Sets a breakpoint; a match with no field is refused (it could never hit). */
@@ -90,13 +123,8 @@ export class Breakpoints {
   #check(entry: EnteringMessage): void {
     const hit = this.#set.find((breakpoint) => hits(breakpoint, entry));
     if (!hit) return;
-    const { info, direction } = entry;
-    const what = [info.method, info.taskId && `task ${info.taskId.slice(0, 8)}`]
-      .filter(Boolean)
-      .join(' ');
-    this.#pause(
-      `breakpoint: ${describeBreakpoint(hit)} (${direction === 'out' ? 'sent' : 'answered'}: ${what || info.kind})`,
-    );
+    this.#lastHit = hitOf(hit, entry);
+    this.#pause(this.#lastHit.reason);
   }
 
   #emit(): void {

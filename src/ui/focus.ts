@@ -53,14 +53,12 @@ export function focusFirstField(container: HTMLElement | null): boolean {
 
 /** What the keyboard stops on in a focus group. */
 const CONTROLS = 'button, input:not([type="hidden"]), select, textarea';
-/** Marks a focus group, so a group inside another (the Breakpoints form in the World time group) is its own. */
-const GROUP_MARK = 'data-focus-group';
 
 type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /**
  * `{@attach keepsFocusInGroup}` on a group of controls that may disable
- * themselves: when the control holding the focus is disabled, the focus
+ * themselves (groups not nested): when the control holding the focus is disabled, the focus
  * moves to the nearest still-enabled control of the group (`focusHeir`).
  * Watched on the `disabled` attribute itself, so whatever disabled it (a
  * click, a key, a shortcut from elsewhere, a live step) is covered; the
@@ -68,16 +66,14 @@ type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTe
  * focus fixup drops the focus to `<body>`.
  */
 export const keepsFocusInGroup: Attachment<HTMLElement> = (group) => {
-  group.setAttribute(GROUP_MARK, '');
-  const own = (el: Element): boolean => el.closest(`[${GROUP_MARK}]`) === group;
-  /** The group's control that last took the focus, kept while it loses it by being disabled. */
+  /**
+   * The group's control that last took the focus. Not cleared when the focus leaves the
+   * group: a later disabling moves the focus only if it is on that control or on <body>.
+   */
   let held: Control | undefined;
   const onfocusin = (event: FocusEvent): void => {
     const target = event.target as Element;
-    held = target.matches(CONTROLS) && own(target) ? (target as Control) : undefined;
-  };
-  const onfocusout = (event: FocusEvent): void => {
-    if (event.target === held && !held.disabled) held = undefined;
+    held = target.matches(CONTROLS) ? (target as Control) : undefined;
   };
   const watch = new MutationObserver((records) => {
     const focused = document.activeElement;
@@ -88,9 +84,8 @@ export const keepsFocusInGroup: Attachment<HTMLElement> = (group) => {
         (focused === held || focused === null || focused === document.body),
     );
     if (!lost || !held) return;
-    const controls = [...group.querySelectorAll<Control>(CONTROLS)].filter(own);
     const heir = focusHeir(
-      controls,
+      [...group.querySelectorAll<Control>(CONTROLS)],
       held,
       (control) => !control.disabled && control.getClientRects().length > 0,
     );
@@ -99,11 +94,8 @@ export const keepsFocusInGroup: Attachment<HTMLElement> = (group) => {
   });
   watch.observe(group, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
   group.addEventListener('focusin', onfocusin);
-  group.addEventListener('focusout', onfocusout);
   return () => {
     watch.disconnect();
     group.removeEventListener('focusin', onfocusin);
-    group.removeEventListener('focusout', onfocusout);
-    group.removeAttribute(GROUP_MARK);
   };
 };

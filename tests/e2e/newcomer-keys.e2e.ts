@@ -4,15 +4,18 @@
  * focus on instead of dropping it to <body>); in a replay, the arrows in an
  * open task detail belong to it, not to the replay's slider; the skip link
  * names the replay; a replay card and its chart tell one story before the
- * first report.
+ * first report; and a breakpoint's pause says which, in the header, at
+ * every width.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { parseRunFile } from '../../src/record/run-file.ts';
 import { callTool, openPlayground, taskCard } from './playground.ts';
 import { detailOf } from './task-detail-page.ts';
 
 const RUN = 'public/runs/cancel-race.json';
+const time = (page: Page): Locator =>
+  page.getByRole('banner').getByRole('group', { name: 'World time' });
 const focusedName = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement;
@@ -121,3 +124,43 @@ test('replay: before the first report, the card and its chart both say none was 
     page.locator('section.detail').getByRole('status', { name: 'Server status in statechart' }),
   ).toHaveText('no report yet');
 });
+
+for (const width of [1440, 1024, 390]) {
+  test(`T17: at ${width} px a breakpoint's pause says which beside "Paused", the same words read out`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await openPlayground(page);
+    await time(page).locator('summary').click();
+    await time(page).getByRole('combobox', { name: 'method' }).fill('tasks/get');
+    await time(page).getByRole('button', { name: 'Add breakpoint' }).click();
+    await page.keyboard.press('Escape');
+    await callTool(page, 'slow_compute', { seconds: '5' });
+
+    const words = time(page).getByTestId('paused-at');
+    await expect(words).toHaveText('at breakpoint tasks/get sent');
+    await expect(words).toHaveAttribute('title', /^breakpoint: a message with method tasks\/get/);
+    await expect(time(page).locator('[aria-live="polite"]')).toHaveText(
+      'Paused at breakpoint: tasks/get sent',
+    );
+    // Drawn whole inside the window.
+    const box = await words.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    expect(await words.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // Beside the state and the world's lag; at 1440 px the header keeps its one row.
+    await expect(time(page).getByRole('status')).toHaveText('Paused');
+    if (width === 1440)
+      expect((await page.getByRole('banner').boundingBox())?.height).toBeLessThan(70);
+
+    // Resumed (the breakpoint removed, else the next poll pauses again), the words go.
+    await time(page).locator('summary').click();
+    await time(page)
+      .getByRole('button', { name: /^Remove/ })
+      .click();
+    await page.keyboard.press('Escape');
+    await time(page).getByRole('button', { name: 'Resume' }).click();
+    await expect(words).toHaveCount(0);
+  });
+}

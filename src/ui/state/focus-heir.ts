@@ -1,9 +1,9 @@
 /**
  * Which control of a group takes the keyboard focus when the focused one
  * disables itself (History's « and Back at the oldest step, Forward once
- * live, Add breakpoint once its fields are cleared, Step once the world
- * runs). Left alone, the browser drops the focus to `<body>`: the next key
- * (End, Esc) then reaches nothing, and Tab starts again from the top.
+ * live, Add breakpoint once its fields are cleared). Left alone, the
+ * browser drops the focus to `<body>`: the next key (End, Esc) then
+ * reaches nothing, and Tab starts again from the top.
  */
 
 /**

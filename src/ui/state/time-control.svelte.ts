@@ -52,6 +52,23 @@ export class TimeControl {
     return this.#world.clock.reason;
   }
 
+  /**
+   * Where a breakpoint paused the world, in a few words: `lead` "at
+   * breakpoint", `what` the message that hit it ("tasks/cancel sent"). Shown
+   * beside "Paused" at every width, read out in the same words ("Paused at
+   * breakpoint: tasks/cancel sent"); the clock's whole reason is its
+   * tooltip. Read from the clock's reason (only a breakpoint gives one), so
+   * it goes on Resume.
+   */
+  get pausedAt(): { lead: string; what: string } | undefined {
+    const reason = this.reason;
+    if (reason === undefined) return undefined;
+    const hit = this.#world.breakpoints.lastHit;
+    return hit?.reason === reason
+      ? { lead: 'at breakpoint', what: hit.words }
+      : { lead: 'at', what: reason };
+  }
+
   /** The state in a word or two, when the world does not run at 1x: "Paused", "0.25x". */
   get label(): string | undefined {
     if (this.paused) return 'Paused';

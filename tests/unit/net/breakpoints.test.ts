@@ -150,6 +150,8 @@ describe('Breakpoints', () => {
     expect(reasons).toEqual([
       'breakpoint: a tasks/cancel in flight (sent: tasks/cancel task task-aaa)',
     ]);
+    // The header's few words, and the reason they go with.
+    expect(breakpoints.lastHit).toEqual({ reason: reasons[0], words: 'tasks/cancel sent' });
 
     breakpoints.remove(set!.id);
     network.enter(enter('out', request(3, 'tasks/cancel', { taskId: TASK })));
@@ -168,6 +170,7 @@ describe('Breakpoints', () => {
     expect(reasons).toEqual([
       'breakpoint: a message with status completed (answered: tasks/get task task-aaa)',
     ]);
+    expect(breakpoints.lastHit?.words).toBe('tasks/get answered: completed');
   });
 
   it('describes each kind in words', () => {
