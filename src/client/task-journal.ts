@@ -16,10 +16,13 @@
  * stored before untouched, is reported through `onProblem`, and is tried
  * again.
  *
- * Wire messages are written at most once per `wireBatchMs` (a second), and
+ * Wire messages are written at most once per `wireBatchMs` (250 ms), and
  * of what gathered meanwhile only the newest `WIRE_LOG_LIMIT`: the store
  * keeps no more, so older ones would be cloned only to be deleted in the
- * same write. The page closing writes what is pending at once.
+ * same write. The page closing writes what is pending, but a reload does
+ * not wait for that write (IndexedDB may drop it as the page goes): the
+ * batch stays short so a reload loses at most its last quarter second, and
+ * each write stays a short task.
  */
 import type { SnapshotFrom } from 'xstate';
 import { realTimers, type Timers } from '../clock/timers.ts';
@@ -56,7 +59,7 @@ interface Tracked {
 export interface TaskJournalOptions {
   /** Told what went wrong when storage fails, and `undefined` once writing works again. */
   onProblem?: (problem: StorageProblem | undefined) => void;
-  /** How long wire messages gather before they are written together (1000 ms by default). */
+  /** How long wire messages gather before they are written together (250 ms by default). */
   wireBatchMs?: number;
   /** At most how often the tasks' progress alone (poll count, schedule) is written. */
   progressWriteMs?: number;
@@ -93,7 +96,7 @@ export class TaskJournal {
   constructor(store: PageStore, options: TaskJournalOptions = {}) {
     this.#store = store;
     this.#onProblem = options.onProblem ?? (() => {});
-    this.#wireBatchMs = options.wireBatchMs ?? 1000;
+    this.#wireBatchMs = options.wireBatchMs ?? 250;
     this.#progressWriteMs = options.progressWriteMs ?? 1000;
     this.#readTimeoutMs = options.readTimeoutMs ?? 5000;
     this.#timers = options.timers ?? realTimers;

@@ -136,7 +136,7 @@ const LAZY = [
   ['src/ui/components/TaskDetail.svelte', "the first task's detail (App)"],
   ['src/ui/components/Statechart.svelte', 'with the task detail'],
   ['src/ui/components/ScenarioPanel.svelte', 'the first scenario opened (App)'],
-  ['src/ui/components/ClusterPanel.svelte', 'the first cluster chosen (App)'],
+  ['src/ui/components/ClusterBody.svelte', 'the Cluster panel first unfolded'],
   ['src/ui/components/ScenarioControls.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioDrill.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioExpectations.svelte', 'with the scenario panel'],
