@@ -136,6 +136,17 @@ export interface PollCycle {
   roundBeforeSend: Spread;
   /** Of `late`: the rest (the answer's handling up to `poll.answered`, less the poll's due after the wall timer's set time). */
   answerToDue: Spread;
+  /** Per tasks/get, how many tasks/get left in the same `postMessage` as it (one timestamp per call). */
+  sentTogether: Spread;
+  /** Per tasks/get, how many answers the worker handed to its port in the same `postMessage` as its own. */
+  answeredTogether: Spread | undefined;
+}
+
+/** Per item, how many items share its time (one `postMessage` stamps all it carries with one time). */
+function together(times: number[]): number[] {
+  const count = new Map<number, number>();
+  for (const t of times) count.set(t, (count.get(t) ?? 0) + 1);
+  return times.map((t) => count.get(t)!);
 }
 
 function spread(values: number[]): Spread {
@@ -195,6 +206,7 @@ export function pollCycle(
     hops.answerToDue.push(late - (at - setFor));
   }
   const workerSide = (values: number[]) => (worker ? spread(values) : undefined);
+  const answeredTogether = together((worker?.answers ?? []).map(([at]) => at));
   return {
     intervalMs,
     cycle: spread(hops.cycle),
@@ -205,6 +217,8 @@ export function pollCycle(
     wallTimerLate: spread(hops.wallTimerLate),
     roundBeforeSend: spread(hops.roundBeforeSend),
     answerToDue: spread(hops.answerToDue),
+    sentTogether: spread(together(page.posts.map(([at]) => at))),
+    answeredTogether: workerSide(answeredTogether),
   };
 }
 
@@ -250,6 +264,9 @@ const ms = (s: Spread | undefined) =>
     ? `p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / p99 ${s.p99.toFixed(1)}, mean ${s.mean.toFixed(1)} ms`
     : 'not recorded';
 
+const count = (s: Spread | undefined) =>
+  s ? `p50 ${s.p50} / p95 ${s.p95} / p99 ${s.p99} (mean ${s.mean.toFixed(0)})` : 'not recorded';
+
 /** Printable lines, beside the interval and the cycle the achieved rate implies. */
 export function formatPollCycle(
   label: string,
@@ -267,6 +284,7 @@ export function formatPollCycle(
     `    wall timer late:                  ${ms(cycle.wallTimerLate)}`,
     `    round before the send:            ${ms(cycle.roundBeforeSend)}`,
     `    answer to due (the rest):         ${ms(cycle.answerToDue)}`,
+    `  batches, per tasks/get: sent with ${count(cycle.sentTogether)}; answered by the worker with ${count(cycle.answeredTogether)}`,
     `  round trip + interval + late (means): ${sum.toFixed(1)} ms, against ${achievedCycleMs.toFixed(1)} ms from the achieved rate`,
   ];
 }

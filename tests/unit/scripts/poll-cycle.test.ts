@@ -17,7 +17,7 @@ import {
 const page: PageRecord = {
   posts: [
     [1000, 1, 'a', 0],
-    [1001, 2, 'b', 0],
+    [1000, 2, 'b', 0],
     [1275, 3, 'a', 1],
     [1300, 4, 'b', 1],
   ],
@@ -50,6 +50,9 @@ describe('pollCycle', () => {
     expect(cycle.wallTimerLate.p50).toBe(8); // round 1 began at 1270, set for 1262
     expect(cycle.roundBeforeSend.p50).toBe(5); // its batch left at 1275
     expect(cycle.answerToDue.p50).toBe(2); // 15 - (1275 - 1262)
+    // Requests 1 and 2 left in one postMessage (one time), 3 and 4 each alone.
+    expect(cycle.sentTogether).toMatchObject({ count: 4, p50: 1, p99: 2, mean: 1.5 });
+    expect(cycle.answeredTogether).toMatchObject({ count: 2, p99: 1 });
     // The first request's round trip + the interval + late is its cycle.
     expect(10 + 250 + cycle.late.p50).toBe(cycle.cycle.p50);
   });
