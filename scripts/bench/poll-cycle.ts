@@ -142,7 +142,12 @@ export interface PollCycle {
   answeredTogether: Spread | undefined;
 }
 
-/** Per item, how many items share its time (one `postMessage` stamps all it carries with one time). */
+/**
+ * Per item, how many items share its time (one `postMessage` stamps all it
+ * carries with one time). Posts within one tick of the page's clock count as
+ * one: Chromium coarsens `performance.now()` to 0.1 ms on a page that is not
+ * cross-origin isolated.
+ */
 function together(times: number[]): number[] {
   const count = new Map<number, number>();
   for (const t of times) count.set(t, (count.get(t) ?? 0) + 1);
