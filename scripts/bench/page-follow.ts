@@ -30,6 +30,13 @@ import {
   type LongFrameEntry,
   type LongFrameSummary,
 } from './long-frames.ts';
+import {
+  formatPollCycle,
+  RECORD_POLL_CYCLE_IN_PAGE,
+  startPollCycle,
+  stopPollCycle,
+  type PollCycle,
+} from './poll-cycle.ts';
 
 const PART = 'page-follow';
 const POLL_MS = 250;
@@ -171,6 +178,8 @@ interface FollowRun {
   startup: number;
   trace: FrameTrace;
   longFrames: LongFrameSummary[];
+  /** Where each task's cycle went in the window (poll-cycle.ts). */
+  pollCycle: PollCycle;
 }
 
 /** The `top` longest frames of a window, their scripts mapped through the build's source maps (fetched with each script's text). */
@@ -206,6 +215,7 @@ async function followOnce(
     const page = await context.newPage();
     page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
     await page.addInitScript(OBSERVE_LONG_TASKS);
+    await page.addInitScript(RECORD_POLL_CYCLE_IN_PAGE);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     const variant = slices === DEFAULT_SLICES ? '' : `-slices-${slices}`;
@@ -224,11 +234,16 @@ async function followOnce(
       `[${PART}] all ${tasks} followed and polled after ${startup.toFixed(1)} s; settling, then ${seconds} s`,
     );
     await page.waitForTimeout(ctx.small ? 1000 : 2000);
+    await startPollCycle(page);
     const sentBefore = await tasksGetSent(page);
     const t0 = Date.now();
     const follow = await measure(page, cdp, seconds, scrolled ? SCROLL_PX_PER_S : 0);
     const sent = (await tasksGetSent(page)) - sentBefore;
     const pollsPerSecond = sent / ((Date.now() - t0) / 1000);
+    const pollCycle = await stopPollCycle(page, POLL_MS);
+    const cycleLabel = `[${PART}] where a poll's cycle goes`;
+    for (const line of formatPollCycle(cycleLabel, pollCycle, (tasks * 1000) / pollsPerSecond))
+      ctx.log(line);
     const pollsPerCpuSecond = sent / follow.cpuSeconds;
     const longFrames = await summariseLongFrames(follow);
     // Profiled after the measured window, so the profiler's own cost is in no figure.
@@ -245,7 +260,16 @@ async function followOnce(
     const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.trace.json`;
     const trace = await tracePage(cdp, ctx.small ? 2 : 5, traceFile);
     for (const line of formatTrace(`[${PART}] trace, ${traceFile}`, trace)) ctx.log(line);
-    return { idle, follow, pollsPerSecond, pollsPerCpuSecond, startup, trace, longFrames };
+    return {
+      idle,
+      follow,
+      pollsPerSecond,
+      pollsPerCpuSecond,
+      startup,
+      trace,
+      longFrames,
+      pollCycle,
+    };
   } finally {
     await context.close();
   }
@@ -267,8 +291,16 @@ export const pageFollow: BenchPart = {
     for (const scrolled of [false, true]) {
       // Interleaved: A then B at the top, B then A scrolled, so neither always runs on the later load.
       for (const slices of scrolled ? [...variants].reverse() : variants) {
-        const { idle, follow, pollsPerSecond, pollsPerCpuSecond, startup, trace, longFrames } =
-          await followOnce(ctx, tasks, scrolled, slices);
+        const {
+          idle,
+          follow,
+          pollsPerSecond,
+          pollsPerCpuSecond,
+          startup,
+          trace,
+          longFrames,
+          pollCycle,
+        } = await followOnce(ctx, tasks, scrolled, slices);
         const label = `${tasks} tasks @ ${POLL_MS} ms, ${scrolled ? SCROLLED : AT_TOP}${slices === DEFAULT_SLICES ? '' : `, slices=${slices}`}`;
         const frames = `${follow.frames.length} frames in ${follow.seconds.toFixed(1)} s (idle: ${idle.frames.length} in ${idle.seconds.toFixed(1)} s)`;
         figures.push(
@@ -319,6 +351,29 @@ export const pageFollow: BenchPart = {
             'req/CPU s',
             undefined,
             `the main thread had ${follow.cpuSeconds.toFixed(1)} s of CPU in the ${follow.seconds.toFixed(1)} s window (CDP ThreadTime): compare variants by this on a loaded machine`,
+          ),
+          figure(
+            PART,
+            `tasks/get round trip p50, ${label}`,
+            pollCycle.roundTrip.p50,
+            'ms',
+            { name: 'poll interval', value: POLL_MS },
+            `page port to the answer's handler; p95 ${pollCycle.roundTrip.p95.toFixed(1)}, p99 ${pollCycle.roundTrip.p99.toFixed(1)} ms; of it to the worker's answer p50 ${pollCycle.toWorkerAnswer?.p50.toFixed(1) ?? '?'}, back to the page p50 ${pollCycle.backToPage?.p50.toFixed(1) ?? '?'} ms`,
+          ),
+          figure(
+            PART,
+            `poll late past answer + interval p50, ${label}`,
+            pollCycle.late.p50,
+            'ms',
+            { name: 'poll interval', value: POLL_MS },
+            `p95 ${pollCycle.late.p95.toFixed(1)}, p99 ${pollCycle.late.p99.toFixed(1)} ms; wall timer late p50 ${pollCycle.wallTimerLate.p50.toFixed(1)}, round before the send p50 ${pollCycle.roundBeforeSend.p50.toFixed(1)} ms`,
+          ),
+          figure(
+            PART,
+            `round trip + interval + late (means), ${label}`,
+            pollCycle.roundTrip.mean + POLL_MS + pollCycle.late.mean,
+            'ms',
+            { name: 'cycle from the achieved rate', value: (tasks * 1000) / pollsPerSecond },
           ),
           figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
           figure(
