@@ -2,8 +2,9 @@
  * Buttons that disable themselves as they act, pressed from the keyboard: the
  * focus goes to a neighbour still enabled, never to <body> (where the next
  * Tab starts again from the top of the page). A newcomer met it on Drop,
- * Kill, Cancel task and Clear finished tasks; the group they sit in hands the
- * focus on (`keepsFocusInGroup`).
+ * Kill, Cancel task and Clear finished tasks (the group they sit in hands the
+ * focus on: `keepsFocusInGroup`), on Step after Alt+P resumed the world, and
+ * on "Use one shared store", which goes once pressed.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
@@ -58,4 +59,34 @@ test('Clear finished tasks pressed from the keyboard disables itself; the focus 
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: /^Clear finished tasks$/ })).toBeDisabled();
   await expect.poll(() => focused(page)).toBe('Clear everything…');
+});
+
+test('Alt+P with the focus on Step resumes the world; Step disables itself and the focus moves to Pause', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const time = page.getByRole('banner').getByRole('group', { name: 'World time' });
+  await page.keyboard.press('Alt+KeyP');
+  const step = time.getByRole('button', { name: 'Step' });
+  await expect(step).toBeEnabled();
+  await step.focus();
+  await page.keyboard.press('Alt+KeyP');
+  await expect(step).toBeDisabled();
+  await expect.poll(() => focused(page)).toBe('Pause');
+});
+
+test('T19: "Use one shared store" goes once pressed; the focus moves to the Store it set, not to <body>', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  await panel.getByRole('button', { name: 'Cluster' }).click();
+  await panel.getByLabel('Store', { exact: true }).selectOption('memory');
+  await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
+  const fix = panel.getByRole('button', { name: 'Use one shared store' });
+  await fix.focus();
+  await page.keyboard.press('Enter');
+  await expect(fix).toHaveCount(0);
+  await expect(panel.getByLabel('Store', { exact: true })).toHaveValue('indexeddb');
+  await expect.poll(() => focused(page)).toBe('Store');
 });
