@@ -32,6 +32,7 @@ import {
 } from './long-frames.ts';
 import {
   formatPollCycle,
+  cycleFigures,
   RECORD_POLL_CYCLE_IN_PAGE,
   startPollCycle,
   stopPollCycle,
@@ -39,6 +40,12 @@ import {
 } from './poll-cycle.ts';
 
 const PART = 'page-follow';
+/**
+ * `PAGE_FOLLOW_CYCLE=on`: also where each poll's cycle goes (poll-cycle.ts). Off by default: its
+ * probes wrap the page's setTimeout and ports, and cost the page what it measures (measured:
+ * main thread 57% busy without them, 65-78% with, at about the same tasks/get).
+ */
+const PROBE_CYCLE = process.env.PAGE_FOLLOW_CYCLE === 'on';
 const POLL_MS = 250;
 /** How fast the scrolled run moves through the list: a fast fling, so cards are drawn and dropped every frame. */
 const SCROLL_PX_PER_S = 3000;
@@ -179,7 +186,8 @@ interface FollowRun {
   trace: FrameTrace;
   longFrames: LongFrameSummary[];
   /** Where each task's cycle went in the window (poll-cycle.ts). */
-  pollCycle: PollCycle;
+  /** Only with `PAGE_FOLLOW_CYCLE=on`: the probes wrap the page's timers and ports, and cost it. */
+  pollCycle: PollCycle | undefined;
 }
 
 /** The `top` longest frames of a window, their scripts mapped through the build's source maps (fetched with each script's text). */
@@ -215,7 +223,7 @@ async function followOnce(
     const page = await context.newPage();
     page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
     await page.addInitScript(OBSERVE_LONG_TASKS);
-    await page.addInitScript(RECORD_POLL_CYCLE_IN_PAGE);
+    if (PROBE_CYCLE) await page.addInitScript(RECORD_POLL_CYCLE_IN_PAGE);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     const variant = slices === DEFAULT_SLICES ? '' : `-slices-${slices}`;
@@ -234,16 +242,17 @@ async function followOnce(
       `[${PART}] all ${tasks} followed and polled after ${startup.toFixed(1)} s; settling, then ${seconds} s`,
     );
     await page.waitForTimeout(ctx.small ? 1000 : 2000);
-    await startPollCycle(page);
+    if (PROBE_CYCLE) await startPollCycle(page);
     const sentBefore = await tasksGetSent(page);
     const t0 = Date.now();
     const follow = await measure(page, cdp, seconds, scrolled ? SCROLL_PX_PER_S : 0);
     const sent = (await tasksGetSent(page)) - sentBefore;
     const pollsPerSecond = sent / ((Date.now() - t0) / 1000);
-    const pollCycle = await stopPollCycle(page, POLL_MS);
+    const pollCycle = PROBE_CYCLE ? await stopPollCycle(page, POLL_MS) : undefined;
     const cycleLabel = `[${PART}] where a poll's cycle goes`;
-    for (const line of formatPollCycle(cycleLabel, pollCycle, (tasks * 1000) / pollsPerSecond))
-      ctx.log(line);
+    if (pollCycle)
+      for (const line of formatPollCycle(cycleLabel, pollCycle, (tasks * 1000) / pollsPerSecond))
+        ctx.log(line);
     const pollsPerCpuSecond = sent / follow.cpuSeconds;
     const longFrames = await summariseLongFrames(follow);
     // Profiled after the measured window, so the profiler's own cost is in no figure.
@@ -352,29 +361,9 @@ export const pageFollow: BenchPart = {
             undefined,
             `the main thread had ${follow.cpuSeconds.toFixed(1)} s of CPU in the ${follow.seconds.toFixed(1)} s window (CDP ThreadTime): compare variants by this on a loaded machine`,
           ),
-          figure(
-            PART,
-            `tasks/get round trip p50, ${label}`,
-            pollCycle.roundTrip.p50,
-            'ms',
-            { name: 'poll interval', value: POLL_MS },
-            `page port to the answer's handler; p95 ${pollCycle.roundTrip.p95.toFixed(1)}, p99 ${pollCycle.roundTrip.p99.toFixed(1)} ms; of it to the worker's answer p50 ${pollCycle.toWorkerAnswer?.p50.toFixed(1) ?? '?'}, back to the page p50 ${pollCycle.backToPage?.p50.toFixed(1) ?? '?'} ms`,
-          ),
-          figure(
-            PART,
-            `poll late past answer + interval p50, ${label}`,
-            pollCycle.late.p50,
-            'ms',
-            { name: 'poll interval', value: POLL_MS },
-            `p95 ${pollCycle.late.p95.toFixed(1)}, p99 ${pollCycle.late.p99.toFixed(1)} ms; wall timer late p50 ${pollCycle.wallTimerLate.p50.toFixed(1)}, round before the send p50 ${pollCycle.roundBeforeSend.p50.toFixed(1)} ms`,
-          ),
-          figure(
-            PART,
-            `round trip + interval + late (means), ${label}`,
-            pollCycle.roundTrip.mean + POLL_MS + pollCycle.late.mean,
-            'ms',
-            { name: 'cycle from the achieved rate', value: (tasks * 1000) / pollsPerSecond },
-          ),
+          ...(pollCycle
+            ? cycleFigures(PART, label, pollCycle, (tasks * 1000) / pollsPerSecond)
+            : []),
           figure(PART, `time to start and first-poll, ${label}`, startup, 's'),
           figure(
             PART,

@@ -28,7 +28,7 @@
  * Strings run in the page and the worker (tsx's helpers do not exist there).
  */
 import type { Page } from '@playwright/test';
-import { percentile } from './figures.ts';
+import { figure, percentile, type Figure } from './figures.ts';
 
 /** The page's side, added before its scripts. */
 export const RECORD_POLL_CYCLE_IN_PAGE = `
@@ -291,5 +291,39 @@ export function formatPollCycle(
     `    answer to due (the rest):         ${ms(cycle.answerToDue)}`,
     `  batches, per tasks/get: sent with ${count(cycle.sentTogether)}; answered by the worker with ${count(cycle.answeredTogether)}`,
     `  round trip + interval + late (means): ${sum.toFixed(1)} ms, against ${achievedCycleMs.toFixed(1)} ms from the achieved rate`,
+  ];
+}
+
+/** The cycle's three figures for the bench table: round trip, lateness, and their sum against the achieved cycle. */
+export function cycleFigures(
+  part: string,
+  label: string,
+  pollCycle: PollCycle,
+  cycleMs: number,
+): Figure[] {
+  return [
+    figure(
+      part,
+      `tasks/get round trip p50, ${label}`,
+      pollCycle.roundTrip.p50,
+      'ms',
+      { name: 'poll interval', value: pollCycle.intervalMs },
+      `page port to the answer's handler; p95 ${pollCycle.roundTrip.p95.toFixed(1)}, p99 ${pollCycle.roundTrip.p99.toFixed(1)} ms; of it to the worker's answer p50 ${pollCycle.toWorkerAnswer?.p50.toFixed(1) ?? '?'}, back to the page p50 ${pollCycle.backToPage?.p50.toFixed(1) ?? '?'} ms`,
+    ),
+    figure(
+      part,
+      `poll late past answer + interval p50, ${label}`,
+      pollCycle.late.p50,
+      'ms',
+      { name: 'poll interval', value: pollCycle.intervalMs },
+      `p95 ${pollCycle.late.p95.toFixed(1)}, p99 ${pollCycle.late.p99.toFixed(1)} ms; wall timer late p50 ${pollCycle.wallTimerLate.p50.toFixed(1)}, round before the send p50 ${pollCycle.roundBeforeSend.p50.toFixed(1)} ms`,
+    ),
+    figure(
+      part,
+      `round trip + interval + late (means), ${label}`,
+      pollCycle.roundTrip.mean + pollCycle.intervalMs + pollCycle.late.mean,
+      'ms',
+      { name: 'cycle from the achieved rate', value: cycleMs },
+    ),
   ];
 }
