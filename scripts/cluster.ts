@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDatabaseOption, redact } from '../src/server/pg/store-url.ts';
-import { isAlive, removeLeftovers } from './local-postgres.ts';
+import { isAlive, killAndWait, removeLeftovers } from './local-postgres.ts';
 import { startCluster, type Cluster } from './cluster/start-cluster.ts';
 
 /** Where a run names its processes; tests give their own (MCP_TASKS_CLUSTER_LOCK). */
@@ -63,7 +63,7 @@ async function cleanUpKilledRun(): Promise<void> {
     })();
     if (!command.includes('node-main.ts')) continue;
     console.error(`cluster: stopping node pid ${pid}, left by a run that was killed`);
-    process.kill(pid, 'SIGKILL');
+    await killAndWait(pid);
   }
   rmSync(LOCK_FILE, { force: true });
   await removeLeftovers((line) => console.error(`cluster: ${line}`));

