@@ -139,9 +139,11 @@ test("with the IndexedDB store, a killed worker's job finishes from its checkpoi
   page,
 }) => {
   await useServerStore(page, 'IndexedDB');
-  await callTool(page, 'export_report', { stageMs: '700' });
+  await callTool(page, 'export_report', { stageMs: '1000' });
   const card = taskCard(page, 'export_report');
-  await expect(card).toContainText('2 of 6 stages done (joining customers)');
+  // Any checkpoint past the first two stages and before the last: a loaded machine's polls can
+  // step over one checkpoint (seen in CI: 1, then 3).
+  await expect(card).toContainText(/[2-4] of 6 stages done/);
 
   await page.getByRole('button', { name: 'Kill server' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting' })).toBeVisible();
