@@ -90,3 +90,17 @@ test('T19: "Use one shared store" goes once pressed; the focus moves to the Stor
   await expect(panel.getByLabel('Store', { exact: true })).toHaveValue('indexeddb');
   await expect.poll(() => focused(page)).toBe('Store');
 });
+
+test('keyboard: Kill node 2, a group within the Cluster panel, hands the focus to Restart beside it, not out of its row', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  await panel.getByRole('button', { name: 'Cluster' }).click();
+  await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
+  const kill = panel.getByRole('button', { name: 'Kill node 2' });
+  await kill.focus();
+  await page.keyboard.press('Enter');
+  await expect(kill).toBeDisabled();
+  await expect.poll(() => focused(page)).toBe('Restart node 2');
+});
