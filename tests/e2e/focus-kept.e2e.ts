@@ -4,7 +4,9 @@
  * Tab starts again from the top of the page). A newcomer met it on Drop,
  * Kill, Cancel task and Clear finished tasks (the group they sit in hands the
  * focus on: `keepsFocusInGroup`), on Step after Alt+P resumed the world, and
- * on "Use one shared store", which goes once pressed.
+ * on "Use one shared store", which goes once pressed. Tests that prove no rule
+ * of the spec, only the page's keyboard handling, say so with "keyboard:", as
+ * elsewhere in the suite.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
@@ -46,7 +48,7 @@ test('T17: Cancel task pressed from the keyboard disables itself; the focus stay
   await expect(serverStatus(card)).toHaveText('cancelled', { timeout: 20_000 });
 });
 
-test('Clear finished tasks pressed from the keyboard disables itself; the focus moves to Clear everything', async ({
+test('keyboard: Clear finished tasks pressed from the keyboard disables itself; the focus moves to Clear everything', async ({
   page,
 }) => {
   await openPlayground(page);
@@ -61,7 +63,7 @@ test('Clear finished tasks pressed from the keyboard disables itself; the focus 
   await expect.poll(() => focused(page)).toBe('Clear everything…');
 });
 
-test('Alt+P with the focus on Step resumes the world; Step disables itself and the focus moves to Pause', async ({
+test('keyboard: Alt+P with the focus on Step resumes the world; Step disables itself and the focus moves to Pause', async ({
   page,
 }) => {
   await openPlayground(page);
