@@ -8,7 +8,7 @@
  * of the spec, only the page's keyboard handling, say so with "keyboard:", as
  * elsewhere in the suite.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
 
 /** The focused element's accessible words, or `<body>` when the focus was dropped. */
@@ -18,6 +18,14 @@ const focused = (page: Page): Promise<string> =>
     if (!el || el === document.body) return '<body>';
     return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
   });
+
+/** The playground with its Cluster panel unfolded. */
+async function openClusterPanel(page: Page): Promise<Locator> {
+  await openPlayground(page);
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  await panel.getByRole('button', { name: 'Cluster' }).click();
+  return panel;
+}
 
 test('C8: Drop pressed from the keyboard disables itself; the focus moves to Kill, not to <body>', async ({
   page,
@@ -80,9 +88,7 @@ test('keyboard: Alt+P with the focus on Step resumes the world; Step disables it
 test('T19: "Use one shared store" goes once pressed; the focus moves to the Store it set, not to <body>', async ({
   page,
 }) => {
-  await openPlayground(page);
-  const panel = page.getByRole('region', { name: 'Cluster' });
-  await panel.getByRole('button', { name: 'Cluster' }).click();
+  const panel = await openClusterPanel(page);
   await panel.getByLabel('Store', { exact: true }).selectOption('memory');
   await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
   const fix = panel.getByRole('button', { name: 'Use one shared store' });
@@ -96,9 +102,7 @@ test('T19: "Use one shared store" goes once pressed; the focus moves to the Stor
 test('keyboard: Kill node 2, a group within the Cluster panel, hands the focus to Restart beside it, not out of its row', async ({
   page,
 }) => {
-  await openPlayground(page);
-  const panel = page.getByRole('region', { name: 'Cluster' });
-  await panel.getByRole('button', { name: 'Cluster' }).click();
+  const panel = await openClusterPanel(page);
   await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
   const kill = panel.getByRole('button', { name: 'Kill node 2' });
   await kill.focus();
