@@ -13,6 +13,7 @@
 import { launchChromium } from './chromium.ts';
 import { sourcesOf } from './cpu-profile.ts';
 import { describeFrame } from './profile-attribution.ts';
+import { openRoundtripPage } from './roundtrip-page.ts';
 import { serveStatic } from './static-server.ts';
 
 const SAMPLING_BYTES = 128;
@@ -35,11 +36,7 @@ const seconds = Number(process.argv[3] ?? 3);
 const server = await serveStatic(folder, { isolated: true });
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage();
-  await page.goto(`${server.url}/worker-roundtrip.html`);
-  await page.waitForFunction(() => 'bench' in window);
-  await page.evaluate(() => window.bench.prepare('memory-net', 500));
-  const cdp = await page.context().newCDPSession(page);
+  const { page, cdp } = await openRoundtripPage(browser, server.url);
   await cdp.send('HeapProfiler.enable');
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.startSampling', {

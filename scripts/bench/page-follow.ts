@@ -38,6 +38,7 @@ import {
   stopPollCycle,
   type PollCycle,
 } from './poll-cycle.ts';
+import { threadSeconds } from './thread-seconds.ts';
 
 const PART = 'page-follow';
 /**
@@ -101,12 +102,6 @@ interface Window {
   heapMb: number;
   domNodes: number;
   seconds: number;
-}
-
-/** The page's main thread's CPU time so far, in s (CDP Performance metric `ThreadTime`). */
-async function threadSeconds(cdp: CDPSession): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
 }
 
 /** Frame deltas and the longest task over `seconds` (scrolling the task list back and forth at `scrollPxPerS`), then the heap after a GC. */

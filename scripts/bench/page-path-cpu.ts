@@ -13,7 +13,9 @@
 import type { CDPSession, Page } from '@playwright/test';
 import { parseArgs } from 'node:util';
 import { launchChromium } from './chromium.ts';
+import { openRoundtripPage } from './roundtrip-page.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
+import { threadSeconds } from './thread-seconds.ts';
 
 const IN_FLIGHT = 16;
 const { values, positionals } = parseArgs({
@@ -31,11 +33,6 @@ interface Side {
   done: number;
 }
 
-async function threadTime(cdp: CDPSession): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
-}
-
 const browser = await launchChromium();
 const servers: StaticServer[] = [];
 try {
@@ -43,20 +40,16 @@ try {
   for (const folder of folders) {
     const server = await serveStatic(folder, { isolated: true });
     servers.push(server);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/worker-roundtrip.html`);
-    await page.waitForFunction(() => 'bench' in window);
-    await page.evaluate(() => window.bench.prepare('memory-net', 500));
-    const cdp = await page.context().newCDPSession(page);
+    const { page, cdp } = await openRoundtripPage(browser, server.url);
     await cdp.send('Performance.enable');
     sides.push({ folder, page, cdp, cpuSeconds: 0, done: 0 });
   }
   for (let round = 0; round < rounds; round++) {
     // Each round in the other order, so neither build always runs first.
     for (const side of round % 2 ? [...sides].reverse() : sides) {
-      const before = await threadTime(side.cdp);
+      const before = await threadSeconds(side.cdp);
       side.done += await side.page.evaluate((n) => window.bench.saturateFor(1000, n), IN_FLIGHT);
-      side.cpuSeconds += (await threadTime(side.cdp)) - before;
+      side.cpuSeconds += (await threadSeconds(side.cdp)) - before;
     }
   }
   for (const { folder, done, cpuSeconds } of sides)

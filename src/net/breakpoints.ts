@@ -29,6 +29,19 @@ export function describeBreakpoint(breakpoint: Breakpoint): string {
   return `a message with ${parts.join(', ')}`;
 }
 
+/**
+ * Which message `breakpoint` pauses at next, once resumed while still set:
+ * "the next tasks/get, sent or answered" (a match looks both ways, so a
+ * breakpoint on a method pauses at every request and every answer).
+ */
+export function nextHitWords(breakpoint: Breakpoint): string {
+  if (breakpoint.kind === 'cancel-in-flight') return 'the next tasks/cancel sent';
+  const task = breakpoint.taskId ? ` of task ${breakpoint.taskId.slice(0, 8)}` : '';
+  // Only answers and notifications carry a status: such a match never pauses on a request.
+  const way = breakpoint.status ? ` with status ${breakpoint.status}` : ', sent or answered';
+  return `the next ${breakpoint.method ?? 'message'}${task}${way}`;
+}
+
 /** Whether a message entering the network hits `breakpoint`. A match with no field never hits. */
 export function hits(breakpoint: Breakpoint, entry: EnteringMessage): boolean {
   const { info, direction } = entry;
@@ -69,7 +82,7 @@ export class Breakpoints {
   readonly #listeners = new Set<() => void>();
   readonly #pause: (reason: string) => void;
   #nextId = 1;
-  #lastHit: BreakpointHit | undefined;
+  #lastHit: (BreakpointHit & { breakpoint: SetBreakpoint }) | undefined;
 
   /** `pause` is called with the reason when a message hits one (the world clock's pause). */
   constructor(
@@ -85,10 +98,10 @@ export class Breakpoints {
   }
 
   /**
-   * The last pause a breakpoint made, whether or not the world is still
-   * paused by it: a reader matches its `reason` with the clock's own.
+   * The last pause a breakpoint made, and the breakpoint, whether or not the world is
+   * still paused by it: a reader matches its `reason` with the clock's own.
    */
-  get lastHit(): BreakpointHit | undefined {
+  get lastHit(): (BreakpointHit & { readonly breakpoint: SetBreakpoint }) | undefined {
     return this.#lastHit;
   }
 
@@ -123,7 +136,7 @@ export class Breakpoints {
   #check(entry: EnteringMessage): void {
     const hit = this.#set.find((breakpoint) => hits(breakpoint, entry));
     if (!hit) return;
-    this.#lastHit = hitOf(hit, entry);
+    this.#lastHit = { ...hitOf(hit, entry), breakpoint: hit };
     this.#pause(this.#lastHit.reason);
   }
 

@@ -56,16 +56,41 @@ const CONTROLS = 'button, input:not([type="hidden"]), select, textarea';
 
 type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
+/** The elements `keepsFocusInGroup` is attached to: a control belongs to the nearest one around it. */
+const groups = new WeakSet<Element>();
+
+function groupOf(control: Element): Element | undefined {
+  for (let at = control.parentElement; at; at = at.parentElement) if (groups.has(at)) return at;
+  return undefined;
+}
+
+/** Whether `control` comes before the place `removal` took its nodes from, in document order. */
+function beforeRemoval(control: Node, { previousSibling, nextSibling, target }: MutationRecord) {
+  if (previousSibling?.isConnected)
+    return (
+      control === previousSibling ||
+      (previousSibling.compareDocumentPosition(control) &
+        (Node.DOCUMENT_POSITION_PRECEDING | Node.DOCUMENT_POSITION_CONTAINED_BY)) !==
+        0
+    );
+  const after = nextSibling?.isConnected ? nextSibling : target;
+  return (after.compareDocumentPosition(control) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+}
+
 /**
  * `{@attach keepsFocusInGroup}` on a group of controls that may disable
- * themselves (groups not nested): when the control holding the focus is disabled, the focus
- * moves to the nearest still-enabled control of the group (`focusHeir`).
- * Watched on the `disabled` attribute itself, so whatever disabled it (a
- * click, a key, a shortcut from elsewhere, a live step) is covered; the
- * observer runs in the same task as the change, before the browser's
- * focus fixup drops the focus to `<body>`.
+ * themselves or go: when the control holding the focus is disabled or
+ * removed, the focus moves to the nearest still-enabled control of the
+ * group (`focusHeir`; for a removed one, nearest to where it stood).
+ * Groups may nest: a control is its nearest group's, and only that group
+ * hands its focus on, among its own controls. Watched on the DOM itself
+ * (the `disabled` attribute, removed nodes), so whatever did it (a click, a
+ * key, a shortcut from elsewhere, a live step) is covered; a disabling is
+ * seen in the same task as the change, before the browser's focus fixup
+ * drops the focus to `<body>`.
  */
 export const keepsFocusInGroup: Attachment<HTMLElement> = (group) => {
+  groups.add(group);
   /**
    * The group's control that last took the focus. Not cleared when the focus leaves the
    * group: a later disabling moves the focus only if it is on that control or on <body>.
@@ -73,29 +98,41 @@ export const keepsFocusInGroup: Attachment<HTMLElement> = (group) => {
   let held: Control | undefined;
   const onfocusin = (event: FocusEvent): void => {
     const target = event.target as Element;
-    held = target.matches(CONTROLS) ? (target as Control) : undefined;
+    held = target.matches(CONTROLS) && groupOf(target) === group ? (target as Control) : undefined;
   };
+  const mine = (): Control[] =>
+    [...group.querySelectorAll<Control>(CONTROLS)].filter((c) => groupOf(c) === group);
+  const usable = (control: Control): boolean =>
+    !control.disabled && control.getClientRects().length > 0;
   const watch = new MutationObserver((records) => {
+    const gone = held;
     const focused = document.activeElement;
-    const lost = records.some(
-      ({ target }) =>
-        target === held &&
-        held.disabled &&
-        (focused === held || focused === null || focused === document.body),
-    );
-    if (!lost || !held) return;
-    const heir = focusHeir(
-      [...group.querySelectorAll<Control>(CONTROLS)],
-      held,
-      (control) => !control.disabled && control.getClientRects().length > 0,
-    );
+    if (!gone || !(focused === gone || focused === null || focused === document.body)) return;
+    let heir: Control | undefined;
+    const removal = records.find((r) => [...r.removedNodes].some((n) => n.contains(gone)));
+    if (removal && !gone.isConnected) {
+      // Where it stood: its group's controls before that place, then after it.
+      const controls = mine();
+      const place = gone;
+      const before = controls.filter((c) => beforeRemoval(c, removal));
+      const after = controls.filter((c) => !before.includes(c));
+      heir = focusHeir([...before, place, ...after], place, usable);
+    } else if (gone.disabled && records.some(({ target }) => target === gone)) {
+      heir = focusHeir(mine(), gone, usable);
+    } else return;
     held = undefined;
     heir?.focus();
   });
-  watch.observe(group, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  watch.observe(group, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['disabled'],
+  });
   group.addEventListener('focusin', onfocusin);
   return () => {
     watch.disconnect();
+    groups.delete(group);
     group.removeEventListener('focusin', onfocusin);
   };
 };

@@ -4,9 +4,11 @@
  * Tab starts again from the top of the page). A newcomer met it on Drop,
  * Kill, Cancel task and Clear finished tasks (the group they sit in hands the
  * focus on: `keepsFocusInGroup`), on Step after Alt+P resumed the world, and
- * on "Use one shared store", which goes once pressed.
+ * on "Use one shared store", which goes once pressed. Tests that prove no rule
+ * of the spec, only the page's keyboard handling, say so with "keyboard:", as
+ * elsewhere in the suite.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { callTool, openPlayground, serverStatus, taskCard } from './playground.ts';
 
 /** The focused element's accessible words, or `<body>` when the focus was dropped. */
@@ -16,6 +18,14 @@ const focused = (page: Page): Promise<string> =>
     if (!el || el === document.body) return '<body>';
     return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
   });
+
+/** The playground with its Cluster panel unfolded. */
+async function openClusterPanel(page: Page): Promise<Locator> {
+  await openPlayground(page);
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  await panel.getByRole('button', { name: 'Cluster' }).click();
+  return panel;
+}
 
 test('C8: Drop pressed from the keyboard disables itself; the focus moves to Kill, not to <body>', async ({
   page,
@@ -46,7 +56,7 @@ test('T17: Cancel task pressed from the keyboard disables itself; the focus stay
   await expect(serverStatus(card)).toHaveText('cancelled', { timeout: 20_000 });
 });
 
-test('Clear finished tasks pressed from the keyboard disables itself; the focus moves to Clear everything', async ({
+test('keyboard: Clear finished tasks pressed from the keyboard disables itself; the focus moves to Clear everything', async ({
   page,
 }) => {
   await openPlayground(page);
@@ -61,7 +71,7 @@ test('Clear finished tasks pressed from the keyboard disables itself; the focus 
   await expect.poll(() => focused(page)).toBe('Clear everything…');
 });
 
-test('Alt+P with the focus on Step resumes the world; Step disables itself and the focus moves to Pause', async ({
+test('keyboard: Alt+P with the focus on Step resumes the world; Step disables itself and the focus moves to Pause', async ({
   page,
 }) => {
   await openPlayground(page);
@@ -78,9 +88,7 @@ test('Alt+P with the focus on Step resumes the world; Step disables itself and t
 test('T19: "Use one shared store" goes once pressed; the focus moves to the Store it set, not to <body>', async ({
   page,
 }) => {
-  await openPlayground(page);
-  const panel = page.getByRole('region', { name: 'Cluster' });
-  await panel.getByRole('button', { name: 'Cluster' }).click();
+  const panel = await openClusterPanel(page);
   await panel.getByLabel('Store', { exact: true }).selectOption('memory');
   await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
   const fix = panel.getByRole('button', { name: 'Use one shared store' });
@@ -89,4 +97,16 @@ test('T19: "Use one shared store" goes once pressed; the focus moves to the Stor
   await expect(fix).toHaveCount(0);
   await expect(panel.getByLabel('Store', { exact: true })).toHaveValue('indexeddb');
   await expect.poll(() => focused(page)).toBe('Store');
+});
+
+test('keyboard: Kill node 2, a group within the Cluster panel, hands the focus to Restart beside it, not out of its row', async ({
+  page,
+}) => {
+  const panel = await openClusterPanel(page);
+  await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
+  const kill = panel.getByRole('button', { name: 'Kill node 2' });
+  await kill.focus();
+  await page.keyboard.press('Enter');
+  await expect(kill).toBeDisabled();
+  await expect.poll(() => focused(page)).toBe('Restart node 2');
 });

@@ -119,3 +119,28 @@ test('Open a run… opens the file picker; the run it picks is replayed, where o
   await page.keyboard.press('Escape');
   await expect(menu(page)).toBeHidden();
 });
+
+test('keyboard: a run opened from Open a run… has the focus on Play, not on Run, and Space plays it', async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const button = runMenuButton(page);
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('End');
+  await expect(runMenuItem(page, 'Open a run…')).toBeFocused();
+  const choosing = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  await (
+    await choosing
+  ).setFiles({
+    name: 'cancel-race.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(serializeRunFile(cancelRaceRun())),
+  });
+  const bar = page.getByRole('region', { name: 'Replay' });
+  await expect(bar.getByRole('button', { name: 'Play', exact: true })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(bar.getByRole('button', { name: 'Pause', exact: true })).toBeFocused();
+  await expect(menu(page)).toBeHidden();
+});

@@ -119,3 +119,34 @@ test('T17: a breakpoint on tasks/cancel pauses the world with the cancel in flig
   await readWire(page, drawn({ direction: 'in', method: 'tasks/cancel' }), 'the cancel answered');
   await expect(serverStatus(card)).toHaveText('cancelled');
 });
+
+test('breakpoints: one on tasks/get pauses at its every request and answer, and Resume says so: "pauses again at the next tasks/get"', async ({
+  page,
+}) => {
+  const time = timeControl(page);
+  await time.locator('summary').click();
+  await time.getByLabel('method').fill('tasks/get');
+  await time.getByRole('button', { name: 'Add breakpoint' }).click();
+  await page.keyboard.press('Escape');
+
+  await callTool(page, 'slow_compute', { seconds: '60' });
+  const pausedAt = page.getByTestId('paused-at');
+  await expect(pausedAt).toContainText('tasks/get sent');
+  const resume = time.getByRole('button', {
+    name: 'Resume (pauses again at the next tasks/get, sent or answered)',
+    exact: true,
+  });
+  await expect(resume).toHaveAttribute(
+    'title',
+    /the breakpoint still set pauses it again at the next tasks\/get, sent or answered$/,
+  );
+  // Resumed, it runs on to the answer and pauses there, as it said.
+  await resume.click();
+  await expect(pausedAt).toContainText('tasks/get answered');
+
+  // Removed, the next Resume is only that.
+  await time.locator('summary').click();
+  await time.getByRole('button', { name: /^Remove breakpoint/ }).click();
+  await page.keyboard.press('Escape');
+  await expect(time.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
+});

@@ -6,7 +6,7 @@
  */
 import { createSubscriber } from 'svelte/reactivity';
 import { MAX_RATE, MIN_RATE } from '../../clock/world-clock.ts';
-import { describeBreakpoint, type SetBreakpoint } from '../../net/breakpoints.ts';
+import { describeBreakpoint, nextHitWords, type SetBreakpoint } from '../../net/breakpoints.ts';
 import type { WorldTime } from '../../session/world-time.ts';
 
 /** The speeds offered: slow motion from 0.1x, and faster than life up to 4x. */
@@ -67,6 +67,27 @@ export class TimeControl {
     return hit?.reason === reason
       ? { lead: 'at breakpoint', what: hit.words }
       : { lead: 'at', what: reason };
+  }
+
+  /**
+   * While a breakpoint still set holds the world paused, which message it
+   * pauses at again once resumed ("the next tasks/get, sent or answered"): a
+   * breakpoint on tasks/get pauses at every answer, and a newcomer read
+   * that pause again as Resume not working.
+   */
+  get pausesAgainAt(): string | undefined {
+    const reason = this.reason;
+    const hit = this.#world.breakpoints.lastHit;
+    if (reason === undefined || hit?.reason !== reason) return undefined;
+    return this.breakpoints.some((b) => b.id === hit.breakpoint.id)
+      ? nextHitWords(hit.breakpoint)
+      : undefined;
+  }
+
+  /** What Resume is called where the world is resumed: "Resume", or "Resume (pauses again at …)". */
+  get resumeLabel(): string {
+    const again = this.pausesAgainAt;
+    return again ? `Resume (pauses again at ${again})` : 'Resume';
   }
 
   /** The state in a word or two, when the world does not run at 1x: "Paused", "0.25x". */

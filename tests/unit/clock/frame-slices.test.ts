@@ -43,6 +43,22 @@ function simulatedFrames(policy = { minSliceMs: 4, frameGapMs: 16, maxSliceMs: 4
   };
 }
 
+/**
+ * A slice that starts now and works on in 5 ms steps, a frame drawn at each
+ * (so a frame is never due): how long it runs before it is cut, in ms.
+ */
+function msUntilCutWithFramesDrawn(sim: ReturnType<typeof simulatedFrames>): number {
+  const startedAt = sim.now;
+  while (sim.now - startedAt < 1_000) {
+    sim.advance(5);
+    // Asked once before the frame: from then on the frames are watched.
+    sim.slices.shouldYield(startedAt);
+    sim.drawFrame();
+    if (sim.slices.shouldYield(startedAt)) return sim.now - startedAt;
+  }
+  return Infinity;
+}
+
 describe('frameSlices', () => {
   it('a slice shorter than the minimum is never cut, even with a frame long overdue', () => {
     const sim = simulatedFrames();
@@ -81,16 +97,7 @@ describe('frameSlices', () => {
 
   it('cut at the maximum slice even when frames keep coming (no task of 50 ms)', () => {
     const sim = simulatedFrames();
-    const startedAt = sim.now;
-    for (let ms = 5; ms < 40; ms += 5) {
-      sim.advance(5);
-      sim.slices.shouldYield(startedAt);
-      sim.drawFrame();
-      expect(sim.slices.shouldYield(startedAt)).toBe(false);
-    }
-    sim.advance(5);
-    sim.drawFrame();
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(msUntilCutWithFramesDrawn(sim)).toBe(40);
   });
 
   it('a cut with a frame due goes on after it; a cut at the maximum goes on ahead of drawing', () => {
@@ -158,23 +165,14 @@ describe('frameSlices', () => {
 
   it('a slice cut for a frame teaches nothing: the frame drawn between is no part of its task', () => {
     const sim = simulatedFrames({ minSliceMs: 4, frameGapMs: 16, maxSliceMs: 40 });
-    let startedAt = sim.now;
+    const startedAt = sim.now;
     sim.advance(20);
     expect(sim.slices.shouldYield(startedAt)).toBe(true);
     sim.slices.later(() => undefined);
     sim.advance(200);
     sim.posted.shift()!();
     // The next is cut at the full maximum, as the first would be.
-    startedAt = sim.now;
-    for (let ms = 5; ms < 40; ms += 5) {
-      sim.advance(5);
-      sim.slices.shouldYield(startedAt);
-      sim.drawFrame();
-      expect(sim.slices.shouldYield(startedAt)).toBe(false);
-    }
-    sim.advance(5);
-    sim.drawFrame();
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(msUntilCutWithFramesDrawn(sim)).toBe(40);
   });
 
   it('whole tasks are never cut', () => {

@@ -9,6 +9,7 @@ import {
   Breakpoints,
   describeBreakpoint,
   hits,
+  nextHitWords,
   type Breakpoint,
 } from '../../../src/net/breakpoints.ts';
 import type { EnteringMessage } from '../../../src/net/faulty-network.ts';
@@ -151,7 +152,11 @@ describe('Breakpoints', () => {
       'breakpoint: a tasks/cancel in flight (sent: tasks/cancel task task-aaa)',
     ]);
     // The header's few words, and the reason they go with.
-    expect(breakpoints.lastHit).toEqual({ reason: reasons[0], words: 'tasks/cancel sent' });
+    expect(breakpoints.lastHit).toEqual({
+      reason: reasons[0],
+      words: 'tasks/cancel sent',
+      breakpoint: set,
+    });
 
     breakpoints.remove(set!.id);
     network.enter(enter('out', request(3, 'tasks/cancel', { taskId: TASK })));
@@ -171,6 +176,19 @@ describe('Breakpoints', () => {
       'breakpoint: a message with status completed (answered: tasks/get task task-aaa)',
     ]);
     expect(breakpoints.lastHit?.words).toBe('tasks/get answered: completed');
+  });
+
+  it('says which message each kind pauses at next once resumed: a match, both ways unless it needs a status', () => {
+    expect(nextHitWords({ kind: 'cancel-in-flight' })).toBe('the next tasks/cancel sent');
+    expect(nextHitWords({ kind: 'match', method: 'tasks/get' })).toBe(
+      'the next tasks/get, sent or answered',
+    );
+    expect(nextHitWords({ kind: 'match', method: 'tasks/get', status: 'working' })).toBe(
+      'the next tasks/get with status working',
+    );
+    expect(nextHitWords({ kind: 'match', taskId: TASK })).toBe(
+      'the next message of task task-aaa, sent or answered',
+    );
   });
 
   it('describes each kind in words', () => {
