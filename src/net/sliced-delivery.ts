@@ -55,7 +55,7 @@ export class SlicedDelivery {
     const startedAt = this.#slices.now();
     let handed = 0;
     while (!this.#stopped && this.#head < this.#queue.length) {
-      if (handed > 0 && this.#slices.shouldYield(startedAt)) {
+      if (handed > 0 && this.#slices.shouldYield(startedAt, handed)) {
         // Still draining: what arrives meanwhile queues behind the rest.
         this.#slices.later(() => void this.#drain());
         return;
