@@ -80,11 +80,11 @@ const OBSERVE_LONG_TASKS = `
 /** The page's own slicing (no `slices=` in its address). */
 const DEFAULT_SLICES = 'default';
 
-/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default on 8,100,40`), the page's default alone unless asked. */
+/** The `slices=` variants to run side by side (PAGE_FOLLOW_SLICES, space-separated: `default on 8,100,40 chunks,100`), the page's default alone unless asked. */
 function slicesToCompare(): string[] {
   const asked = (process.env.PAGE_FOLLOW_SLICES ?? DEFAULT_SLICES)
     .split(/\s+/)
-    .filter((value) => /^(default|on|off|[\d.]+,[\d.]+,[\d.]+)$/.test(value));
+    .filter((value) => /^(default|on|off|[\d.]+,[\d.]+,[\d.]+|chunks,\d+)$/.test(value));
   return asked.length > 0 ? [...new Set(asked)] : [DEFAULT_SLICES];
 }
 

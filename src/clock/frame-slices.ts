@@ -29,15 +29,21 @@
  * time is cut to its share of the maximum.
  *
  * The server worker and Node draw no frames: they get {@link wholeTasks}, as
- * the page does unless its address asks for slices (`?slices=on`).
+ * the page does unless its address asks for slices (`?slices=on`), or for
+ * chunks of so many items each (`?slices=chunks,N`, work-chunks.ts).
  */
+import { workChunks } from './work-chunks.ts';
 
 /** Where work is cut into tasks; injectable so tests slice on a simulated clock. */
 export interface Slices {
   /** Milliseconds on a clock fine enough to time a slice (the page: `performance.now`). */
   now(): number;
-  /** Whether work that began at `startedAt` (on {@link now}'s clock) should stop now and go on in a later task. */
-  shouldYield(startedAt: number): boolean;
+  /**
+   * Whether work that began at `startedAt` (on {@link now}'s clock) and has
+   * done `done` items in this task (timers fired, messages handed on) should
+   * stop now and go on in a later task.
+   */
+  shouldYield(startedAt: number, done: number): boolean;
   /** Runs `callback` in a later task of the event loop (after a frame, if one is due). */
   later(callback: () => void): void;
 }
@@ -200,6 +206,16 @@ export function slicePolicyFromAddress(search: string): SlicePolicy | 'off' {
   return 'off';
 }
 
+/**
+ * `slices=chunks,N` (N a whole number of at least 1): the page's rounds of
+ * due timers and batches of answers are cut every N items (work-chunks.ts);
+ * undefined for any other address.
+ */
+export function chunkSizeFromAddress(search: string): number | undefined {
+  const match = /^chunks,([1-9][0-9]*)$/.exec(new URLSearchParams(search).get('slices') ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
 let pageSlicesMade: Slices | undefined;
 
 /**
@@ -211,6 +227,9 @@ export function pageSlices(): Slices {
   if (pageSlicesMade) return pageSlicesMade;
   if (typeof requestAnimationFrame !== 'function' || typeof location === 'undefined')
     return (pageSlicesMade = wholeTasks);
+  const chunk = chunkSizeFromAddress(location.search);
+  if (chunk !== undefined)
+    return (pageSlicesMade = workChunks(chunk, taskAhead() ?? channelPost()));
   const policy = slicePolicyFromAddress(location.search);
   pageSlicesMade =
     policy === 'off'

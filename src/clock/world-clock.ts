@@ -328,7 +328,7 @@ export class WorldClock implements Timers {
       timer && timer.due <= now && timer.seq < lastOfRound;
       timer = this.#earliest()
     ) {
-      if (sliced && fired > 0 && this.#slices.shouldYield(startedAt)) {
+      if (sliced && fired > 0 && this.#slices.shouldYield(startedAt, fired)) {
         // A callback may have paused the world: then the rest wait for resume or step, as every timer does.
         if (!this.#paused) this.#armLater(timer.due);
         return;

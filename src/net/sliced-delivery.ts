@@ -1,6 +1,7 @@
 /**
  * Hands a batched port's arriving messages on, cutting the work into several
- * tasks only when a frame is due (src/clock/frame-slices.ts says when). A
+ * tasks only when the slices say so: a frame is due (src/clock/frame-slices.ts),
+ * or so many were handed on in this task (src/clock/work-chunks.ts). A
  * batch of a worker tick's answers (hundreds with a thousand tasks
  * followed) is then no long task the page cannot draw through, and a batch
  * that fits between two frames is handed on whole, as it always was.
@@ -55,7 +56,7 @@ export class SlicedDelivery {
     const startedAt = this.#slices.now();
     let handed = 0;
     while (!this.#stopped && this.#head < this.#queue.length) {
-      if (handed > 0 && this.#slices.shouldYield(startedAt)) {
+      if (handed > 0 && this.#slices.shouldYield(startedAt, handed)) {
         // Still draining: what arrives meanwhile queues behind the rest.
         this.#slices.later(() => void this.#drain());
         return;

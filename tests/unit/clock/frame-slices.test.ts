@@ -52,9 +52,9 @@ function msUntilCutWithFramesDrawn(sim: ReturnType<typeof simulatedFrames>): num
   while (sim.now - startedAt < 1_000) {
     sim.advance(5);
     // Asked once before the frame: from then on the frames are watched.
-    sim.slices.shouldYield(startedAt);
+    sim.slices.shouldYield(startedAt, 1);
     sim.drawFrame();
-    if (sim.slices.shouldYield(startedAt)) return sim.now - startedAt;
+    if (sim.slices.shouldYield(startedAt, 1)) return sim.now - startedAt;
   }
   return Infinity;
 }
@@ -65,7 +65,7 @@ describe('frameSlices', () => {
     sim.advance(500);
     const startedAt = sim.now;
     sim.advance(3);
-    expect(sim.slices.shouldYield(startedAt)).toBe(false);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(false);
     // Nothing asked for a frame: short work needs none watched.
     expect(sim.frames).toHaveLength(0);
   });
@@ -75,23 +75,23 @@ describe('frameSlices', () => {
     // The last frame began when the slices were made.
     const startedAt = sim.now;
     sim.advance(10);
-    expect(sim.slices.shouldYield(startedAt)).toBe(false);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(false);
     sim.advance(6);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
   });
 
   it('a frame drawn meanwhile (its timestamp) puts the next cut a frame gap after it', () => {
     const sim = simulatedFrames();
     const startedAt = sim.now;
     sim.advance(20);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
     expect(sim.frames).toHaveLength(1);
     sim.drawFrame();
     const next = sim.now;
     sim.advance(10);
-    expect(sim.slices.shouldYield(next)).toBe(false);
+    expect(sim.slices.shouldYield(next, 1)).toBe(false);
     // One frame watched at a time, however often it is asked.
-    sim.slices.shouldYield(next);
+    sim.slices.shouldYield(next, 1);
     expect(sim.frames).toHaveLength(1);
   });
 
@@ -105,7 +105,7 @@ describe('frameSlices', () => {
     const ran: string[] = [];
     const startedAt = sim.now;
     sim.advance(20);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
     sim.slices.later(() => ran.push('after a frame'));
     expect(sim.posted).toHaveLength(1);
     sim.drawFrame();
@@ -120,22 +120,22 @@ describe('frameSlices', () => {
     const sim = simulatedFrames();
     let startedAt = sim.now;
     sim.advance(20);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
     sim.slices.later(() => undefined);
     expect(sim.posted).toHaveLength(1);
     // The browser did not draw yet: the next slice is not cut for the same frame.
     startedAt = sim.now;
     sim.advance(10);
-    expect(sim.slices.shouldYield(startedAt)).toBe(false);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(false);
     sim.advance(30);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
     sim.slices.later(() => undefined);
     expect(sim.ahead).toHaveLength(1);
     // Drawn: the next frame due may cut again.
     sim.drawFrame();
     startedAt = sim.now;
     sim.advance(20);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
     sim.slices.later(() => undefined);
     expect(sim.posted).toHaveLength(2);
   });
@@ -146,7 +146,7 @@ describe('frameSlices', () => {
     const slice = (ms: number, tailMs: number) => {
       const startedAt = sim.now;
       let cutAfter = 0;
-      while (!sim.slices.shouldYield(startedAt) && cutAfter < ms)
+      while (!sim.slices.shouldYield(startedAt, 1) && cutAfter < ms)
         cutAfter = sim.advance(1) - startedAt;
       sim.slices.later(() => undefined);
       // The slice's promise continuations run after the cut, in its task; then the next slice starts.
@@ -167,7 +167,7 @@ describe('frameSlices', () => {
     const sim = simulatedFrames({ minSliceMs: 4, frameGapMs: 16, maxSliceMs: 40 });
     const startedAt = sim.now;
     sim.advance(20);
-    expect(sim.slices.shouldYield(startedAt)).toBe(true);
+    expect(sim.slices.shouldYield(startedAt, 1)).toBe(true);
     sim.slices.later(() => undefined);
     sim.advance(200);
     sim.posted.shift()!();
@@ -176,7 +176,7 @@ describe('frameSlices', () => {
   });
 
   it('whole tasks are never cut', () => {
-    expect(wholeTasks.shouldYield(-1e9)).toBe(false);
+    expect(wholeTasks.shouldYield(-1e9, 1)).toBe(false);
   });
 });
 
