@@ -30,6 +30,8 @@ export interface FollowerOptions {
   burst: number;
   /** Answers handled in one task share one timer (and leave as one burst); otherwise a timer per answer. */
   grouped: boolean;
+  /** Runs a callback once the current task is over (a MessageChannel message); tests give a simulated clock's. */
+  afterThisTask?: (callback: () => void) => void;
 }
 
 /** What a measured window saw. */
@@ -170,7 +172,7 @@ export class FloorFollower {
       return;
     }
     const group = (this.#group = [taskId]);
-    afterThisTask(() => {
+    (this.#options.afterThisTask ?? afterThisTask)(() => {
       this.#group = undefined;
       // The last answer of the task sets the time, so every task of the group waits the interval at least.
       const setFor = this.#answeredAt.get(group[group.length - 1]!)! + pollMs;
