@@ -35,6 +35,14 @@ export function achievedRate(record: FollowerRecord): number {
   return record.ms > 0 ? record.sent / (record.ms / 1000) : NaN;
 }
 
+/** `entries` by achieved rate, best first: the schedule's ceiling on a path is whichever variant did best in the run. */
+export function rankByRate<K>(entries: Iterable<[K, FollowerRecord]>): { key: K; rate: number }[] {
+  return [...entries]
+    .map(([key, record]) => ({ key, rate: achievedRate(record) }))
+    .filter(({ rate }) => Number.isFinite(rate))
+    .sort((a, b) => b.rate - a.rate);
+}
+
 /** The mean cycle, ms, split: round trip, interval, lateness; and the cycle the achieved rate implies for `tasks`. */
 export function cycleSplit(record: FollowerRecord, tasks: number, pollMs: number) {
   const roundTrip = mean(record.roundTrips);

@@ -11,6 +11,7 @@ import {
   achievedRate,
   cycleSplit,
   mergeRecords,
+  rankByRate,
   scheduleFigures,
 } from '../../../scripts/bench/schedule-split.ts';
 
@@ -60,6 +61,16 @@ describe('schedule floor figures', () => {
     expect(scheduleFigures('schedule-floor', 'ten', steady, 10, 250).length).toBe(
       figures.length - 1,
     );
+  });
+
+  it('ranks variants by achieved rate, best first, leaving out a window with no time', () => {
+    const ranked = rankByRate([
+      ['slow', { ...steady, sent: 10 }],
+      ['empty', { ...steady, ms: 0, sent: 0 }],
+      ['fast', { ...steady, sent: 70 }],
+    ]);
+    expect(ranked.map((r) => r.key)).toEqual(['fast', 'slow']);
+    expect(ranked[0]!.rate).toBeCloseTo(35);
   });
 
   it('gives no rate for an empty window rather than a division by zero', () => {
