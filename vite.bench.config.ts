@@ -17,7 +17,10 @@ export default defineConfig({
     outDir: resolve(import.meta.dirname, 'dist-bench'),
     emptyOutDir: true,
     rollupOptions: {
-      input: { 'worker-roundtrip': resolve(import.meta.dirname, 'bench/worker-roundtrip.html') },
+      input: {
+        'worker-roundtrip': resolve(import.meta.dirname, 'bench/worker-roundtrip.html'),
+        'schedule-floor': resolve(import.meta.dirname, 'bench/schedule-floor.html'),
+      },
     },
   },
 });

@@ -28,6 +28,7 @@ import { nodeHost } from './bench/node-host.ts';
 import { pageFollow } from './bench/page-follow.ts';
 import { resume } from './bench/resume.ts';
 import { runFile } from './bench/run-file.ts';
+import { scheduleFloor } from './bench/schedule-floor.ts';
 import { serveStatic } from './bench/static-server.ts';
 import { workerRoundTrip } from './bench/worker-roundtrip.ts';
 
@@ -37,6 +38,7 @@ const PARTS: readonly BenchPart[] = [
   nodeHost,
   cluster,
   pageFollow,
+  scheduleFloor,
   followerMachine,
   resume,
   runFile,
@@ -75,11 +77,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   mkdirSync(RESULTS, { recursive: true });
   build('the app', [], 'dist/index.html');
-  build(
-    'the bench pages',
-    ['--config', 'vite.bench.config.ts'],
-    'dist-bench/worker-roundtrip.html',
-  );
+  build('the bench pages', ['--config', 'vite.bench.config.ts'], 'dist-bench/schedule-floor.html');
   const app = await serveStatic('dist');
   const benchPages = await serveStatic('dist-bench', { isolated: true });
   let browser: Promise<Browser> | undefined;

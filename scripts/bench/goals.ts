@@ -5,6 +5,7 @@
  * A goal whose figures were not measured (another part chosen) is left out.
  */
 import { AT_TOP, SCROLLED } from './page-follow.ts';
+import { bestAchievedName } from './schedule-floor.ts';
 import type { Figure } from './figures.ts';
 
 export interface GoalResult {
@@ -14,7 +15,8 @@ export interface GoalResult {
   reference: { name: string; value: number };
   ratio: number;
   bound: string;
-  met: boolean;
+  /** Undefined for a line printed beside a goal, with no bound of its own (the schedule floor). */
+  met: boolean | undefined;
 }
 
 interface Goal {
@@ -23,7 +25,7 @@ interface Goal {
   figure: [part: string, name: string];
   /** The reference, when it is not the figure's own: another figure, or a fixed value. */
   against?: [part: string, name: string] | { name: string; value: number };
-  /** What the ratio must be: at most, or at least, `limit`. */
+  /** What the ratio must be: at most, or at least, `limit`; neither: a reading beside a goal, no goal itself. */
   atMost?: number;
   atLeast?: number;
 }
@@ -46,6 +48,7 @@ function followGoals(tasks: number): Goal[] {
         figure: ['page-follow', `tasks/get achieved, ${FOLLOW(tasks, label)}`],
         atLeast: scrolled ? 0.9 : 0.95,
       },
+      ...(scrolled ? [] : scheduleFloorLines(tasks, who)),
       {
         goal: `${who} (${where}): frame p95 / idle`,
         figure: ['page-follow', `frame time p95, ${FOLLOW(tasks, label)}`],
@@ -63,6 +66,36 @@ function followGoals(tasks: number): Goal[] {
           ]),
     ];
   });
+}
+
+/**
+ * Beside the follow goal at the top: what the same schedule achieves with the smallest client
+ * (schedule-floor.ts), on the bare port and on the page's client path, and the page against each:
+ * how much of the gap to the asked rate is the page and how much the schedule itself.
+ */
+function scheduleFloorLines(tasks: number, who: string): Goal[] {
+  const floor = (path: 'bare' | 'page'): [string, string] => [
+    'schedule-floor',
+    bestAchievedName(tasks, path),
+  ];
+  const page: [string, string] = ['page-follow', `tasks/get achieved, ${FOLLOW(tasks, AT_TOP)}`];
+  return [
+    { goal: `${who}: the schedule floor (bare port, best variant) / asked`, figure: floor('bare') },
+    {
+      goal: `${who}: the schedule floor (page's client path, best variant) / asked`,
+      figure: floor('page'),
+    },
+    {
+      goal: `${who} (at the top): page / the schedule floor (bare port)`,
+      figure: page,
+      against: floor('bare'),
+    },
+    {
+      goal: `${who} (at the top): page / the schedule floor (page's client path)`,
+      figure: page,
+      against: floor('page'),
+    },
+  ];
 }
 
 const GOALS: readonly Goal[] = [
@@ -130,9 +163,11 @@ export function goals(figures: readonly Figure[]): GoalResult[] {
     } else if (goal.against) reference = goal.against;
     if (!reference) continue;
     const ratio = figure.value / reference.value;
-    const met =
-      (goal.atMost === undefined || ratio <= goal.atMost) &&
-      (goal.atLeast === undefined || ratio >= goal.atLeast);
+    const bounded = goal.atMost !== undefined || goal.atLeast !== undefined;
+    const met = !bounded
+      ? undefined
+      : (goal.atMost === undefined || ratio <= goal.atMost) &&
+        (goal.atLeast === undefined || ratio >= goal.atLeast);
     results.push({
       goal: goal.goal,
       value: figure.value,
@@ -142,7 +177,9 @@ export function goals(figures: readonly Figure[]): GoalResult[] {
       bound:
         goal.atMost !== undefined
           ? `<= ${goal.atMost.toFixed(2)}x`
-          : `>= ${goal.atLeast!.toFixed(2)}x`,
+          : goal.atLeast !== undefined
+            ? `>= ${goal.atLeast.toFixed(2)}x`
+            : '-',
       met,
     });
   }
@@ -164,7 +201,7 @@ export function goalTable(results: readonly GoalResult[]): string {
     `${r.reference.name}: ${format(r.reference.value, r.unit)}`,
     Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}x` : '-',
     r.bound,
-    r.met ? 'yes' : 'NO',
+    r.met === undefined ? '-' : r.met ? 'yes' : 'NO',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]) =>
