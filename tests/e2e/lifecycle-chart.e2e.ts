@@ -81,3 +81,23 @@ test('T13: with the server killed there is no x-ray, said rather than shown stal
   // The client still shows what it last heard.
   await expect(chart).toHaveAttribute('data-client-saw', 'working');
 });
+
+test('a chart drawn pulses nothing; the status the client hears next pulses once', async ({
+  page,
+}) => {
+  // A card drawn (called, or scrolled into view) is no news: a pulse on every card drawn kept
+  // the list repainting all through a fast scroll.
+  await callTool(page, 'slow_compute', { seconds: '2', pollIntervalMs: '500' });
+  const card = taskCard(page, 'slow_compute');
+  const chart = chartOf(card);
+  await expect(chart).toHaveAttribute('data-client-saw', 'working', { timeout: 30_000 });
+  await expect(chart.locator('rect.pulse')).toHaveCount(0);
+  await expect(chart).toHaveAttribute('data-client-saw', 'completed', { timeout: 20_000 });
+  // The ring stays in the drawing (faded out) until the next change: one, around completed.
+  const pulse = chart.locator('rect.pulse');
+  await expect(pulse).toHaveCount(1);
+  await expect(pulse).toHaveAttribute(
+    'x',
+    (await chart.locator('[data-state="completed"] rect.box').getAttribute('x')) ?? '',
+  );
+});

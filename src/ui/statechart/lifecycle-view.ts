@@ -13,10 +13,24 @@ import { taskLifecycleMachine } from '../../machines/task-lifecycle.ts';
 import type { TaskStatus } from '../../protocol/task.ts';
 import type { StoredTaskReading } from '../../session/server-xray.ts';
 import { graphOf } from './graph-cache.ts';
+import { layoutLifecycle, type LifecycleDiagram } from './lifecycle-diagram.ts';
 
 /** The chart's graph, built from the machine's definition (once). */
 export function lifecycleGraph(): MachineGraph {
   return graphOf(taskLifecycleMachine);
+}
+
+const diagrams = new Map<string, LifecycleDiagram>();
+
+/**
+ * The chart's drawing in one form, laid out once and shared (read only):
+ * every card draws the same one, so a card scrolled into view lays nothing out.
+ */
+export function lifecycleDiagram(form: { stacked: boolean; labels: boolean }): LifecycleDiagram {
+  const key = `${form.stacked} ${form.labels}`;
+  let diagram = diagrams.get(key);
+  if (!diagram) diagrams.set(key, (diagram = layoutLifecycle(lifecycleGraph(), form)));
+  return diagram;
 }
 
 /** The id of the state a status is drawn as, or undefined when the machine has no such state. */

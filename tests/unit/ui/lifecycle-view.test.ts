@@ -15,12 +15,27 @@ import {
   compareViews,
   gapSentence,
   stepSentence,
+  lifecycleDiagram,
   lifecycleGraph,
   lifecycleStateId,
   storedStatus,
 } from '../../../src/ui/statechart/lifecycle-view.ts';
 
 describe('the lifecycle chart', () => {
+  it('is laid out once per form and shared: a card drawn lays nothing out', () => {
+    for (const form of [
+      { stacked: false, labels: false },
+      { stacked: true, labels: true },
+    ]) {
+      const first = lifecycleDiagram(form);
+      expect(lifecycleDiagram({ ...form })).toBe(first);
+      expect(first).toEqual(layoutLifecycle(lifecycleGraph(), form));
+    }
+    expect(lifecycleDiagram({ stacked: false, labels: true })).not.toBe(
+      lifecycleDiagram({ stacked: false, labels: false }),
+    );
+  });
+
   it('T6: draws exactly the five statuses, the three terminal ones as finals (T9)', () => {
     const graph = lifecycleGraph();
     const states = graph.nodes.filter((n) => n.parent === graph.rootId);
