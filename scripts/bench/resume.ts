@@ -265,7 +265,8 @@ export const resume: BenchPart = {
         ended > 0
           ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for`
           : undefined;
-      const of = (list: Reload[], key: keyof Reload) => median(list.map((r) => r[key]));
+      const of = (list: Reload[], key: 'restoreMs' | 'shownMs' | 'repolledMs') =>
+        median(list.map((r) => r[key]));
       const seconds = (paced.at - adopted.at) / 1000;
       const ids = Object.keys(adopted.tasks).filter((id) => paced.tasks[id]);
       const done = ids.map((id) => paced.tasks[id]!.stepsDone - adopted.tasks[id]!.stepsDone);
