@@ -77,6 +77,8 @@ export interface ResumeTimeline {
   /** Per task, its first `tasks/get`'s lateness past due time: p50 and max. */
   lateP50Ms: number;
   lateMaxMs: number;
+  /** From the last task's first tasks/get out to the last first answer in: what the server took. */
+  answersBackMs: number;
 }
 
 /** Reads the timeline of the page now shown for the tasks `ids`. */
@@ -94,7 +96,7 @@ export async function readTimeline(page: Page, ids: readonly string[]): Promise<
     const out = !(lastAnswered >= lastSent);
     const due = toPage(lastAnswered) + (seen.before?.asked[id] ?? NaN);
     const sent = seen.sent[id] ?? NaN;
-    return { out, due, sent, late: sent - Math.max(due, 0) };
+    return { out, due, sent, answered: seen.answered[id] ?? NaN, late: sent - Math.max(due, 0) };
   });
   const bySent = rows.toSorted((a, b) => a.sent - b.sent);
   const lates = rows.map((r) => r.late).toSorted((a, b) => a - b);
@@ -107,6 +109,7 @@ export async function readTimeline(page: Page, ids: readonly string[]): Promise<
     lastWasOut: last.out,
     lateP50Ms: lates[Math.floor(lates.length / 2)]!,
     lateMaxMs: lates.at(-1)!,
+    answersBackMs: Math.max(...rows.map((r) => r.answered)) - last.sent,
   };
 }
 
@@ -116,6 +119,7 @@ export function formatTimeline(t: ResumeTimeline): string {
   return (
     `first tasks/get ${ms(t.firstSentMs)}, last ${ms(t.lastSentMs)} ` +
     `(due ${ms(t.lastDueMs)}${t.lastWasOut ? ', its tasks/get was out at the reload' : ''}); ` +
-    `${t.outAtHide} tasks/get out at the reload; lateness past due: p50 ${ms(t.lateP50Ms)}, max ${ms(t.lateMaxMs)}`
+    `${t.outAtHide} tasks/get out at the reload; lateness past due: p50 ${ms(t.lateP50Ms)}, max ${ms(t.lateMaxMs)}; ` +
+    `the last answer ${ms(t.answersBackMs)} after the last first tasks/get`
   );
 }
