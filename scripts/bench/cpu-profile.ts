@@ -141,8 +141,13 @@ const NAME_AT = /^[#\w$]+(?=\s*[(<])/;
 export function sourceFor(frame: CallFrame, map: TraceMap | undefined): FrameSource {
   const minified = frame.functionName || '(anonymous)';
   const script = frame.url.split('/').pop() ?? '';
-  if (!map)
-    return { file: script, line: frame.url ? frame.lineNumber + 1 : undefined, name: minified };
+  // A position of -1 (a script's top level compiling, seen across a reload) has no line to map.
+  if (!map || frame.lineNumber < 0)
+    return {
+      file: script,
+      line: frame.url && frame.lineNumber >= 0 ? frame.lineNumber + 1 : undefined,
+      name: minified,
+    };
   const at = { line: frame.lineNumber + 1, column: frame.columnNumber };
   // A compiled Svelte template's effect often starts where no mapping does: the next mapping
   // on its line is in the same component (its line, the template's nearest).

@@ -17,16 +17,31 @@
  * follows all of them: seconds of slow_compute checkpointed per second, 1
  * when nothing slows them.
  */
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
+import { formatProfile, startProfile } from './cpu-profile.ts';
 import { SERVER_DATABASE } from '../../src/protocol/worker-control.ts';
 import { PAGE_DATABASE } from '../../src/store/db.ts';
 import { answerCounts, CARDS, openApp, startTasks, TASKS_COUNT } from './app-page.ts';
 import type { BenchContext, BenchPart } from './context.ts';
 import { figure, median } from './figures.ts';
+import {
+  formatTimeline,
+  readTimeline,
+  TIMELINE_IN_PAGE,
+  type ResumeTimeline,
+} from './resume-timeline.ts';
 
 const PART = 'resume';
 
+/** Where the CPU profile of a reload goes, and who prints its summary. */
+interface Profiling {
+  cdp: CDPSession;
+  file: string;
+  done(summary: Awaited<ReturnType<Awaited<ReturnType<typeof startProfile>>>>): void;
+}
+
 interface Reload {
+  timeline?: ResumeTimeline;
   restoreMs: number;
   shownMs: number;
   repolledMs: number;
@@ -149,7 +164,7 @@ async function repolled(page: Page, expected: readonly string[]): Promise<number
 }
 
 /** Reloads and times it; with `tasks` > 0, until every task is listed and every unfinished one polled again. */
-async function reload(page: Page, tasks: number): Promise<Reload> {
+async function reload(page: Page, tasks: number, profile?: Profiling): Promise<Reload> {
   for (let i = 0; tasks > 0 && (await journaled(page)) < tasks; i++) {
     if (i === 300)
       throw new Error(`the page journaled ${await journaled(page)} of ${tasks} tasks after 60 s`);
@@ -157,6 +172,8 @@ async function reload(page: Page, tasks: number): Promise<Reload> {
   }
   // The server's unfinished tasks: each must be polled again (one that ended, its TTL on a slow machine, is not).
   const expected = tasks > 0 ? Object.keys((await jobsSeen(page)).tasks) : [];
+  // The renderer (and its V8) stays across a same-origin reload, so one profile spans both pages.
+  const stop = profile && (await startProfile((m, p) => profile.cdp.send(m as never, p as never)));
   await page.reload({ waitUntil: 'commit' });
   // Each wait returns the page's clock at the moment it held, so its own polling is not counted.
   // Shown: the list holds every task and draws its first card (it is virtualised: only cards near view are drawn).
@@ -175,12 +192,14 @@ async function reload(page: Page, tasks: number): Promise<Reload> {
     )
   ).jsonValue();
   const repolledMs = await repolled(page, expected);
+  if (stop && profile) profile.done(await stop(profile.file));
   const [restoreAt, seededAt] = await page.evaluate(() =>
     ['playground:restore-start', 'playground:tasks-resumed'].map(
       (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN,
     ),
   );
   return {
+    ...(tasks > 0 ? { timeline: await readTimeline(page, expected) } : {}),
     restoreMs: seededAt! - restoreAt!,
     shownMs: Number(shownMs),
     repolledMs: Number(repolledMs),
@@ -192,13 +211,16 @@ async function reloads(
   page: Page,
   tasks: number,
   runs: number,
+  profile?: Profiling,
 ): Promise<Reload[]> {
   const results: Reload[] = [];
   for (let run = 1; run <= runs; run++) {
-    const r = await reload(page, tasks);
+    // The last reload is profiled: its figures count with the others' (the profiler's cost is small at 250 µs).
+    const r = await reload(page, tasks, run === runs ? profile : undefined);
     ctx.log(
       `[${PART}] ${tasks} stored, reload ${run}: restore ${r.restoreMs.toFixed(0)} ms, shown ${r.shownMs.toFixed(0)} ms, re-polled ${r.repolledMs.toFixed(0)} ms`,
     );
+    if (r.timeline) ctx.log(`[${PART}]   ${formatTimeline(r.timeline)}`);
     results.push(r);
   }
   return results;
@@ -214,6 +236,7 @@ export const resume: BenchPart = {
     ).newContext({ viewport: { width: 1280, height: 720 } });
     try {
       const page = await context.newPage();
+      await page.addInitScript(TIMELINE_IN_PAGE);
       page.on('pageerror', (error) => ctx.log(`[${PART}] page error: ${error.message}`));
       await openApp(page, ctx.appUrl);
       await page.getByRole('radio', { name: 'IndexedDB' }).check();
@@ -225,7 +248,15 @@ export const resume: BenchPart = {
       ctx.log(`[${PART}] following ${tasks} slow_compute tasks on the IndexedDB store…`);
       await startTasks(page, tasks, { seconds: 600 }, 180_000);
       await page.waitForTimeout(1500);
-      const full = await reloads(ctx, page, tasks, runs);
+      const file = `${ctx.outDir}/${PART}-reload.cpuprofile`;
+      const full = await reloads(ctx, page, tasks, runs, {
+        cdp: await context.newCDPSession(page),
+        file,
+        done: (summary) => {
+          const label = `[${PART}] CPU profile of the last reload (from just before it until every task was polled again), ${file}`;
+          for (const line of formatProfile(label, summary)) ctx.log(line);
+        },
+      });
       const adopted = await everyJobRunning(page, Date.now());
       await page.waitForTimeout(ctx.small ? 5000 : 15_000);
       const paced = await jobsSeen(page);
@@ -234,7 +265,8 @@ export const resume: BenchPart = {
         ended > 0
           ? `${ended} of ${tasks} tasks ended (TTL) before the last reload: they were not waited for`
           : undefined;
-      const of = (list: Reload[], key: keyof Reload) => median(list.map((r) => r[key]));
+      const of = (list: Reload[], key: 'restoreMs' | 'shownMs' | 'repolledMs') =>
+        median(list.map((r) => r[key]));
       const seconds = (paced.at - adopted.at) / 1000;
       const ids = Object.keys(adopted.tasks).filter((id) => paced.tasks[id]);
       const done = ids.map((id) => paced.tasks[id]!.stepsDone - adopted.tasks[id]!.stepsDone);

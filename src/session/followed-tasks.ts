@@ -80,10 +80,10 @@ export class FollowedTasks {
    * Every stored task, oldest followed first: a fresh actor carrying on each
    * unfinished one (T12), a finished one for each the page had stopped
    * following. Each is tracked again, and listed after anything newer.
+   * `stored` is the journal's read, when the caller asked for it already.
    */
-  async restore(): Promise<number> {
-    const stored = await this.#journal.load();
-    const actors = stored.map((task) => this.#restore(task));
+  async restore(stored: Promise<StoredTask[]> = this.#journal.load()): Promise<number> {
+    const actors = (await stored).map((task) => this.#restore(task));
     this.#set([...actors.toReversed(), ...this.#actors]);
     for (const actor of actors) this.#listener.followed({ actor, restored: true });
     return actors.length;

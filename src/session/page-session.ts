@@ -147,23 +147,33 @@ export class PageSession {
   }
 
   /**
-   * Restores what the page kept (the wire log, then every followed task:
-   * each unfinished one carries on, T12), starts the server with the chosen
-   * store, connects, and lists the tools.
+   * Starts the server with the chosen store and connects, while restoring
+   * what the page kept (the wire log, then every followed task: each
+   * unfinished one carries on, T12); then lists the tools.
+   *
+   * The server starts first: a worker loads its script and opens its own
+   * store on its own thread, which took longer than the page's reads, so
+   * waiting for them before starting it made every resumed task's first
+   * tasks/get wait for both in turn. Connecting sends nothing, and no task
+   * polls before it is restored, so the kept wire log still comes before
+   * anything this page says. Both reads are asked for at once.
    */
   async start(): Promise<void> {
     this.#events.emit('restore-started', undefined);
-    const kept = await this.#storage.journal.loadWire();
+    this.#endpoint.start(this.#storage.serverStore.startMessage);
+    this.#serverChanged();
+    const connected = this.client.start();
+    const wire = this.#storage.journal.loadWire();
+    const tasks = this.#storage.journal.load();
+    const kept = await wire;
     // Negative sequence numbers: this page's clients count from 1, and rows are keyed by seq.
     this.#events.emit(
       'wire-restored',
       kept.map((entry, i) => ({ ...entry, seq: i - kept.length })),
     );
-    const count = await this.#tasks.restore();
+    const count = await this.#tasks.restore(tasks);
     this.#events.emit('tasks-resumed', { count });
-    this.#endpoint.start(this.#storage.serverStore.startMessage);
-    this.#serverChanged();
-    await this.client.start();
+    await connected;
     await this.loadTools();
   }
 
