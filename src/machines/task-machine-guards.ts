@@ -3,7 +3,6 @@
  * or the event. Plain functions of `{ context, event }` (and static or
  * event-derived params), so each reads as the rule it checks.
  */
-import { stateIn } from 'xstate';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { TaskStatus } from '../protocol/task.ts';
 import type { TaskMachineContext, TaskMachineEvent } from './task-machine-context.ts';
@@ -48,7 +47,9 @@ export const taskMachineGuards = {
     Object.keys(event.responses).some((key) => Object.hasOwn(context.pendingInputs, key)),
   hasUnsent,
   cancelIntended: ({ context }: GuardArgs) => context.cancelRequested,
-  linkDown: stateIn('#task.active.link.reconnecting'),
+  // The link region keeps `context.link` exactly while it is `reconnecting` (cleared on entering
+  // `online`), so this reads one field instead of xstate's `stateIn` lookup of the state node.
+  linkDown: ({ context }: GuardArgs) => context.link !== undefined,
   isGone: (_: GuardArgs, params: { error: unknown }) =>
     rpcErrorCode(params.error) === ErrorCode.InvalidParams,
   isProtocolError,

@@ -31,10 +31,10 @@ export function describeError(e: unknown): { code?: number; message: string } {
  * an older report must not undo a newer one; one for another task is a bug upstream.
  */
 export function isCurrent(context: TaskMachineContext, report: DetailedTask): boolean {
-  return (
-    report.taskId === context.taskId &&
-    Date.parse(report.lastUpdatedAt) >= Date.parse(context.task.lastUpdatedAt)
-  );
+  if (report.taskId !== context.taskId) return false;
+  // Most polls repeat the last timestamp: the same string is the same instant, no parsing.
+  const last = context.task.lastUpdatedAt;
+  return report.lastUpdatedAt === last || Date.parse(report.lastUpdatedAt) >= Date.parse(last);
 }
 
 /** The context after a report: the task as it stands, and the input requests still to ask (T14). */
