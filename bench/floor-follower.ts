@@ -1,18 +1,19 @@
 /**
  * The smallest follower of many tasks that keeps the page's schedule (T12:
- * each task's next `tasks/get` waits the interval from its last answer), on
+ * each task's next `tasks/get` leaves the interval after its previous one was
+ * sent, and not before that one's answer: max(answer, send + interval)), on
  * plain `setTimeout`: no machine, no journal, no UI. Bench only
  * (bench/schedule-floor.ts): what the schedule itself achieves on this
  * machine, against which the page's own figure is read.
  *
  * Every timestamp it needs is its own (one `performance.now()` per send,
  * answer and timer), so it splits each cycle for free: the round trip
- * (send to answer) and the lateness past the answer plus the interval.
+ * (send to answer) and the lateness past the time the poll was due.
  *
  * Polls leave in bursts: the tasks start in groups of `burst`, spread evenly
  * over one interval, and with `grouped`, the answers handled in one task of
- * the event loop share one timer, set when that task is over for the last
- * of them (so none waits less than the interval) and sending all their polls
+ * the event loop share one timer, set when that task is over for the latest
+ * due of them (so none leaves sooner than it is due) and sending all their polls
  * at once. Without it, each answer sets its own timer, and polls leave one
  * by one.
  */
@@ -42,7 +43,7 @@ export interface FollowerRecord {
   sent: number;
   /** Per poll sent in the window: the round trip of the answer it follows, ms. */
   roundTrips: number[];
-  /** Per poll sent in the window: how long after its task's answer plus the interval it left, ms. */
+  /** Per poll sent in the window: how long after it was due (max(answer, previous send + interval)) it left, ms. */
   late: number[];
   /** Per timer fired in the window: how long after the time it was set for, ms. */
   timerLate: number[];
@@ -72,8 +73,9 @@ export class FloorFollower {
   readonly #link: (follower: FloorFollower) => PollLink;
   #sendTo: PollLink | undefined;
   readonly #sentAt = new Map<string, number>();
-  readonly #answeredAt = new Map<string, number>();
   readonly #roundTrip = new Map<string, number>();
+  /** When each task's next poll is due: max(its answer, its previous send + the interval) (T12). */
+  readonly #dueAt = new Map<string, number>();
   /** The answers handled in the current task, waiting for their shared timer (grouped only). */
   #group: string[] | undefined;
   #outstanding = 0;
@@ -157,14 +159,14 @@ export class FloorFollower {
     const sentAt = this.#sentAt.get(taskId);
     if (sentAt === undefined) this.#errors.push(`${taskId}: an answer to no poll`);
     else this.#roundTrip.set(taskId, at - sentAt);
-    this.#answeredAt.set(taskId, at);
+    const dueAt = Math.max(at, (sentAt ?? at) + this.#options.pollMs);
+    this.#dueAt.set(taskId, dueAt);
     if (this.#stopped) {
       if (this.#outstanding === 0) this.#drained?.();
       return;
     }
-    const { pollMs, grouped } = this.#options;
-    if (!grouped) {
-      setTimeout(() => this.#fire([taskId], at + pollMs), pollMs);
+    if (!this.#options.grouped) {
+      setTimeout(() => this.#fire([taskId], dueAt), Math.ceil(dueAt - at));
       return;
     }
     if (this.#group) {
@@ -174,8 +176,8 @@ export class FloorFollower {
     const group = (this.#group = [taskId]);
     (this.#options.afterThisTask ?? afterThisTask)(() => {
       this.#group = undefined;
-      // The last answer of the task sets the time, so every task of the group waits the interval at least.
-      const setFor = this.#answeredAt.get(group[group.length - 1]!)! + pollMs;
+      // The latest due of the group sets the time, so no task of it leaves sooner than it is due.
+      const setFor = Math.max(...group.map((id) => this.#dueAt.get(id)!));
       // Whole ms, rounded up: Chromium runs a timer up to a millisecond before a fractional delay.
       setTimeout(() => this.#fire(group, setFor), Math.max(0, Math.ceil(setFor - now())));
     });
@@ -184,18 +186,17 @@ export class FloorFollower {
   #fire(taskIds: readonly string[], setFor: number): void {
     if (this.#stopped) return;
     const at = now();
-    const { pollMs } = this.#options;
     if (this.#measuring) {
       const record = this.#record;
       record.timerLate.push(at - setFor);
       record.sent += taskIds.length;
       for (const taskId of taskIds) {
-        const answeredAt = this.#answeredAt.get(taskId);
+        const dueAt = this.#dueAt.get(taskId);
         const roundTrip = this.#roundTrip.get(taskId);
         // A task's first poll follows no answer.
-        if (answeredAt === undefined || roundTrip === undefined) continue;
+        if (dueAt === undefined || roundTrip === undefined) continue;
         record.roundTrips.push(roundTrip);
-        record.late.push(at - (answeredAt + pollMs));
+        record.late.push(at - dueAt);
       }
     }
     for (const taskId of taskIds) this.#sentAt.set(taskId, at);

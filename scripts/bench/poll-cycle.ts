@@ -1,7 +1,9 @@
 /**
  * Where a poll's cycle goes beyond its interval, in the page-follow part.
- * Each task's next tasks/get waits the interval from the previous answer
- * (T12), so a task's cycle (one tasks/get to the next) is, per tasks/get:
+ * Each task's next tasks/get is due the interval after the previous one was
+ * sent, and not before its answer (T12: max(answer, send + interval)), so a
+ * task's cycle (one tasks/get to the next) is that wait (`due after`: the
+ * interval, or the round trip when longer), then `late`; per tasks/get:
  *
  * - `to the worker's answer`: from the request handed to the page's port to
  *   its answer handed to the worker's port (the way out, the worker's queue
@@ -9,14 +11,13 @@
  * - `back to the page`: from there to the page's port handler starting on
  *   it (the way back, and the page's main thread busy with tasks ahead of
  *   the answer's message);
- * - the interval, then the rest up to the next request handed to the port:
- *   `late`, split by the world clock's round that sent it into `wall timer
+ * - from the due time to the next request handed to the port: `late`, split by the world clock's round that sent it into `wall timer
  *   late` (the wall timer's round began after the time it was set for),
  *   `round before the send` (from the round's start to its batch handed to
  *   the port: the due polls run ahead of it and the network's hops) and
- *   `answer to due` (what remains: from the answer's handler to the
- *   machine's `poll.answered`, less how much the poll fell due after the
- *   wall timer's set time; never more than that handling).
+ *   `due to timer` (what remains: from the due time to the time the wall
+ *   timer was set for, as when the answer's handling up to `poll.answered`
+ *   ended after the due time).
  *
  * Everything is read where the page meets its worker, by wrapping
  * `MessagePort.prototype.postMessage`, the ports' message listeners and
@@ -128,13 +129,15 @@ export interface PollCycle {
   backToPage: Spread | undefined;
   /** Request at the page's port to its answer at the page's port handler. */
   roundTrip: Spread;
-  /** From the answer at the page's handler to the next request at the port, less the interval: T12's wait is from the answer's handling. */
+  /** From the previous request to when this one was due: max(interval, that request's round trip) (T12). */
+  dueAfter: Spread;
+  /** From when the request was due (max(the previous answer at the page's handler, the previous request + the interval)) to it at the port. */
   late: Spread;
   /** Of `late`: the wall timer's round starting after the time it was set for. */
   wallTimerLate: Spread;
   /** Of `late`: from the round's start to its batch handed to the port. */
   roundBeforeSend: Spread;
-  /** Of `late`: the rest (the answer's handling up to `poll.answered`, less the poll's due after the wall timer's set time). */
+  /** Of `late`: the rest, from the due time to the wall timer's set time (the answer's handling up to `poll.answered` when it ended later). */
   answerToDue: Spread;
   /** Per tasks/get, how many tasks/get left in the same `postMessage` as it (one timestamp per call). */
   sentTogether: Spread;
@@ -180,6 +183,7 @@ export function pollCycle(
     toWorker: [] as number[],
     back: [] as number[],
     roundTrip: [] as number[],
+    dueAfter: [] as number[],
     late: [] as number[],
     wallTimerLate: [] as number[],
     roundBeforeSend: [] as number[],
@@ -201,7 +205,9 @@ export function pollCycle(
     const beforeAnswer = before && answeredAt.get(before.id);
     if (!before || beforeAnswer === undefined) continue;
     hops.cycle.push(at - before.at);
-    const late = at - beforeAnswer - intervalMs;
+    const due = Math.max(beforeAnswer, before.at + intervalMs);
+    hops.dueAfter.push(due - before.at);
+    const late = at - due;
     hops.late.push(late);
     const sentBy = page.rounds[round];
     if (!sentBy) continue;
@@ -218,6 +224,7 @@ export function pollCycle(
     toWorkerAnswer: workerSide(hops.toWorker),
     backToPage: workerSide(hops.back),
     roundTrip: spread(hops.roundTrip),
+    dueAfter: spread(hops.dueAfter),
     late: spread(hops.late),
     wallTimerLate: spread(hops.wallTimerLate),
     roundBeforeSend: spread(hops.roundBeforeSend),
@@ -278,19 +285,20 @@ export function formatPollCycle(
   cycle: PollCycle,
   achievedCycleMs: number,
 ): string[] {
-  const sum = cycle.roundTrip.mean + cycle.intervalMs + cycle.late.mean;
+  const sum = cycle.dueAfter.mean + cycle.late.mean;
   return [
     `${label}: per tasks/get (${cycle.cycle.count} cycles), ms beside the ${cycle.intervalMs} ms interval:`,
     `  cycle, request to the task's next:  ${ms(cycle.cycle)} (achieved rate: ${achievedCycleMs.toFixed(1)} ms)`,
     `  round trip, page port to handler:   ${ms(cycle.roundTrip)}`,
     `    to the worker's answer:           ${ms(cycle.toWorkerAnswer)}`,
     `    back to the page's handler:       ${ms(cycle.backToPage)}`,
-    `  late, answer + interval to request: ${ms(cycle.late)}`,
+    `  due after, max(interval, trip):     ${ms(cycle.dueAfter)}`,
+    `  late, due to request:               ${ms(cycle.late)}`,
     `    wall timer late:                  ${ms(cycle.wallTimerLate)}`,
     `    round before the send:            ${ms(cycle.roundBeforeSend)}`,
-    `    answer to due (the rest):         ${ms(cycle.answerToDue)}`,
+    `    due to timer (the rest):          ${ms(cycle.answerToDue)}`,
     `  batches, per tasks/get: sent with ${count(cycle.sentTogether)}; answered by the worker with ${count(cycle.answeredTogether)}`,
-    `  round trip + interval + late (means): ${sum.toFixed(1)} ms, against ${achievedCycleMs.toFixed(1)} ms from the achieved rate`,
+    `  max(interval, round trip) + late (means): ${sum.toFixed(1)} ms, against ${achievedCycleMs.toFixed(1)} ms from the achieved rate`,
   ];
 }
 
@@ -312,7 +320,7 @@ export function cycleFigures(
     ),
     figure(
       part,
-      `poll late past answer + interval p50, ${label}`,
+      `poll late past due p50, ${label}`,
       pollCycle.late.p50,
       'ms',
       { name: 'poll interval', value: pollCycle.intervalMs },
@@ -320,8 +328,8 @@ export function cycleFigures(
     ),
     figure(
       part,
-      `round trip + interval + late (means), ${label}`,
-      pollCycle.roundTrip.mean + pollCycle.intervalMs + pollCycle.late.mean,
+      `max(interval, round trip) + late (means), ${label}`,
+      pollCycle.dueAfter.mean + pollCycle.late.mean,
       'ms',
       { name: 'cycle from the achieved rate', value: cycleMs },
     ),

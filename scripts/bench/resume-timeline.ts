@@ -71,7 +71,7 @@ export interface ResumeTimeline {
   lastSentMs: number;
   /** Tasks whose `tasks/get` was out (not answered) as the page before hid. */
   outAtHide: number;
-  /** The task sent last: when it was due (its last answer plus the interval), and whether it was out at hide. */
+  /** The task sent last: when it was due (max(its last answer, its last send plus the interval)), and whether it was out at hide. */
   lastDueMs: number;
   lastWasOut: boolean;
   /** Per task, its first `tasks/get`'s lateness past due time: p50 and max. */
@@ -94,7 +94,8 @@ export async function readTimeline(page: Page, ids: readonly string[]): Promise<
     const lastSent = seen.before?.lastSent[id] ?? NaN;
     const lastAnswered = seen.before?.lastAnswered[id] ?? NaN;
     const out = !(lastAnswered >= lastSent);
-    const due = toPage(lastAnswered) + (seen.before?.asked[id] ?? NaN);
+    // T12 paces from the last send, not before its answer: max(answer, send + interval).
+    const due = toPage(Math.max(lastAnswered, lastSent + (seen.before?.asked[id] ?? NaN)));
     const sent = seen.sent[id] ?? NaN;
     return { out, due, sent, answered: seen.answered[id] ?? NaN, late: sent - Math.max(due, 0) };
   });

@@ -64,6 +64,8 @@ export interface CallOptions {
    * safe to repeat (tasks/get, tasks/update, tasks/cancel); none by default.
    */
   timeoutMs?: number;
+  /** Told each time the request leaves again (re-issued, C8, or held for a link): pacing counts from then (T12). */
+  onResend?: () => void;
 }
 
 interface Pending {
@@ -77,6 +79,7 @@ interface Pending {
   sentOn?: Transport;
   timeoutMs?: number;
   timer?: unknown;
+  onResend?: () => void;
 }
 
 export class RpcClient {
@@ -143,6 +146,8 @@ export class RpcClient {
       if (options.timeoutMs !== undefined) pending.timeoutMs = options.timeoutMs;
       this.#pending.set(pending.id, pending);
       this.#send(pending);
+      // Set after the first send: only later writes are news to the caller.
+      if (options.onResend) pending.onResend = options.onResend;
     });
   }
 
@@ -213,6 +218,7 @@ export class RpcClient {
     if (this.#state !== 'open' || !this.#transport) return; // Sent when the link opens.
     pending.sentOn = this.#transport;
     this.#write(this.#frame(pending), reissue);
+    pending.onResend?.();
     if (pending.timeoutMs !== undefined) {
       const { id, sentOn } = pending;
       this.#scheduler.clearTimeout(pending.timer);

@@ -43,7 +43,9 @@ export function followingMachine(
   const options = { tasks: true, timeoutMs: requestTimeoutMs };
   return taskMachine.provide({
     actions: {
-      sendPoll: pollsBy((taskId) => getTask(client, taskId, { timeoutMs: requestTimeoutMs })),
+      sendPoll: pollsBy((taskId, resent) =>
+        getTask(client, taskId, { timeoutMs: requestTimeoutMs, onResend: resent }),
+      ),
     },
     actors: {
       sendUpdate: fromPromise<void, { taskId: string; inputResponses: Record<string, unknown> }>(

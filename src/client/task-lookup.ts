@@ -16,7 +16,7 @@ import type { InvalidResponseError } from './rpc-error.ts';
 export async function getTask(
   client: RpcClient,
   taskId: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; onResend?: () => void } = {},
 ): Promise<DetailedTask> {
   const result = await client.request(Method.tasksGet, { taskId }, { ...options, tasks: true });
   const parsed = DetailedTaskSchema.safeParse(result);

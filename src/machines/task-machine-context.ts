@@ -68,7 +68,10 @@ export interface TaskMachineContext {
   inFlight: Record<string, unknown>;
   updateFailures: number;
   cancelFailures: number;
-  /** When (`now()`) the latest tasks/get was sent: T13's verdict waits for one sent after the TTL. */
+  /**
+   * When (`now()`) the latest tasks/get was sent, or last re-sent (C8): the
+   * next is due one interval later (T12); T13's verdict waits for one sent after the TTL.
+   */
   lastPollSentAt?: number;
   /** While the link is down: since when (`now()`), why, and the client's reconnect attempts. */
   link?: LinkTrouble;
@@ -88,6 +91,8 @@ export type TaskMachineEvent =
   // JSON-RPC error object (T13: -32602) or anything else for transport trouble (C8).
   | { type: 'poll.answered'; task: DetailedTask }
   | { type: 'poll.failed'; error: unknown }
+  // That tasks/get went out again (re-issued, C8): the next poll is paced from now (T12).
+  | { type: 'poll.resent' }
   | { type: 'task.answer'; responses: Record<string, unknown> }
   | { type: 'task.cancel' }
   | { type: 'task.notification'; task: DetailedTask }

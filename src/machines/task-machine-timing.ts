@@ -33,9 +33,25 @@ export function backoffMs(failures: number): number {
   return Math.min(500 * 2 ** Math.max(0, failures - 1), 8000);
 }
 
-/** When the next tasks/get is due after an answer: a whole interval from now (T12). */
-export const pollDueAt = (context: Pick<TaskMachineContext, 'now' | 'task'>): number =>
-  context.now() + pollIntervalMs(context);
+/**
+ * When the next tasks/get is due (T12). The spec speaks of polling
+ * frequency, so polls are paced send to send: one interval (the latest
+ * report's, T6) after the previous tasks/get was sent, and never before its
+ * answer is in (the caller asks once answered: one in flight at a time). A
+ * slow answer is followed at once. Before this actor sent any (a push
+ * changing the interval before the first poll) it is a whole interval from
+ * now, as the first poll's wait counts from the handle. `task`: the report
+ * being applied, whose interval counts (T6).
+ */
+export function pollDueAt(
+  context: Pick<TaskMachineContext, 'now' | 'task' | 'lastPollSentAt'>,
+  task = context.task,
+): number {
+  const now = context.now();
+  const interval = pollIntervalMs({ task });
+  const sent = context.lastPollSentAt;
+  return sent === undefined ? now + interval : Math.max(now, sent + interval);
+}
 
 /**
  * When a failed tasks/get is retried. It may still have reached the server,

@@ -64,17 +64,18 @@ export const taskMachine = setup({
   actions: {
     // The caller's tasks/get (`pollsBy`): its answer comes back as `poll.answered` or `poll.failed`.
     sendPoll: pollsBy(() => Promise.reject(new Error('not provided'))),
-    // `answered`: the report is a tasks/get's answer, so its failures are over and the
-    // next poll waits a whole interval from now (T12), by the interval it reports (T6).
-    // One assign for all three (each is a fresh context and snapshot), no copy of the context.
+    // `answered`: a tasks/get's answer ends its failures and makes the next due one interval after
+    // it was sent (T12), by the interval it reports (T6). One assign, no copy of the context.
     applyReport: assign(({ context }, params: { report: DetailedTask; answered?: boolean }) => {
       const applied = applyReport(context, params.report);
       if (!params.answered) return applied;
-      const due = pollDueAt({ now: context.now, task: applied.task ?? context.task });
+      const due = pollDueAt(context, applied.task ?? context.task);
       return { ...applied, pollFailures: 0, nextPollAt: due };
     }),
-    // T12: the next tasks/get waits a whole interval from the answer, or the backoff after a failure.
+    // T12, T6 (a push): one interval after the last tasks/get was sent, at once if that is past.
     schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
+    // C8: a re-issued tasks/get reached the server only then: pacing (T12) and T13 count from it.
+    recordResend: assign(({ context }) => ({ lastPollSentAt: context.now() })),
     recordError: assign((_, params: { error: unknown }) => ({
       lastError: describeError(params.error),
     })),
@@ -134,8 +135,7 @@ export const taskMachine = setup({
       // `always` on `idle`: xstate would try that after every microstep of every poll.
       entry: raise({ type: 'task.started' }),
       on: { 'task.forget': 'forgotten' },
-      // Ended: nothing is scheduled any more.
-      exit: assign({ nextPollAt: undefined }),
+      exit: assign({ nextPollAt: undefined }), // Ended: nothing is scheduled any more.
       states: {
         lifecycle: {
           initial: 'waiting',
@@ -194,6 +194,7 @@ export const taskMachine = setup({
                 { type: 'sendPoll', params: ({ context }) => ({ taskId: context.taskId }) },
               ],
               on: {
+                'poll.resent': { actions: 'recordResend' },
                 'poll.answered': {
                   target: 'waiting',
                   actions: {
@@ -231,8 +232,7 @@ export const taskMachine = setup({
                 ],
               },
             },
-            // A poll is due but the link is down: poll the same taskId the moment it is back (M3).
-            // Never sooner than pollIntervalMs after the last poll, which was before the wait (T12).
+            // A poll came due (T12) with the link down: the same taskId goes the moment it is back (M3).
             offline: {
               on: {
                 'connection.restored': [

@@ -48,6 +48,19 @@ describe('RpcClient under faults', () => {
     expect(actor.getSnapshot().matches({ active: { lifecycle: 'waiting' } })).toBe(true);
   });
 
+  it('C8, T12: the tasks/get after a re-issued one is paced from the re-issue, one interval after it left', async () => {
+    const s = await faultyStack({ requestTimeoutMs: 2000 });
+    s.network.arm('poll-answered', { kind: 'lose' });
+    const actor = s.follow({ workMs: 60_000 });
+    await s.advance(4000);
+    const gets = s.sent('tasks/get');
+    const interval = actor.getSnapshot().context.task.pollIntervalMs!;
+    expect(gets.length).toBeGreaterThanOrEqual(3);
+    expect(gets[1]).toMatchObject({ reissueOf: idOf(gets[0]!) });
+    // Paced from the first send instead, the next would leave at once on the re-issue's answer.
+    expect(gets[2]!.at - gets[1]!.at).toBe(interval);
+  });
+
   it('reconnects with doubling backoff, reporting the attempt and when the next one starts', async () => {
     const s = await faultyStack();
     s.network.killServer();

@@ -1,7 +1,7 @@
 /**
  * When the task machine sends tasks/get, and the schedule it keeps in
- * `context.nextPollAt` for the page to store: a whole interval after each
- * answer (T12), the backoff after a failure (C8), TTL give-ups (T13), and
+ * `context.nextPollAt` for the page to store: one interval after each
+ * tasks/get was sent, once answered (T12), the backoff after a failure (C8), TTL give-ups (T13), and
  * nothing scheduled once the task ended. Driven by SimulatedClock.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { BASE, flush, follow, report, TASK_ID } from '../helpers/task-machine-dr
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 describe('taskMachine: context.nextPollAt', () => {
-  it('T12: nextPollAt is when the next tasks/get goes out, pollIntervalMs after the last answer', async () => {
+  it('T12: nextPollAt is when the next tasks/get goes out, pollIntervalMs after the last one was sent', async () => {
     const { calls, advance, snap } = follow({
       task: { pollIntervalMs: 700 },
       poll: (n) => report('working', { pollIntervalMs: 700 }, n),
@@ -38,7 +38,8 @@ describe('taskMachine: context.nextPollAt', () => {
     await advance(250);
     answer(report('working', { pollIntervalMs: 400 }, 1250));
     await flush();
-    expect(snap().context.nextPollAt).toBe(BASE + 1250 + 400);
+    // Paced from its send at 1000 (T12), by the interval the answer reports (T6).
+    expect(snap().context.nextPollAt).toBe(BASE + 1000 + 400);
   });
 
   it('T12, T14: a tasks/get answer clears the failures and schedules by the interval it reports, and a poll asking nothing keeps pendingInputs as it was', async () => {
@@ -151,9 +152,10 @@ describe('taskMachine: TTL and backoff', () => {
       simulatedNow = clock.now();
       for (const answer of answers.filter((a) => a.at <= simulatedNow)) answer.resolve();
     }
-    // Polls at 500, 1800, 3100, 4400 (answered at 5200 "working"), then 5700, past the old deadline of 5500.
+    // Each answer is slower than the interval, so the next poll goes on it: 500, 1300, ...,
+    // 4500 (answered at 5300 "working", past the TTL), then 5300 gets the verdict.
     expect(calls.get.map((c) => Math.round(c.at / 100) * 100)).toEqual([
-      500, 1800, 3100, 4400, 5700,
+      500, 1300, 2100, 2900, 3700, 4500, 5300,
     ]);
     expect(snap().value).toBe('failed');
   });

@@ -81,10 +81,11 @@ describe('taskMachine', () => {
       type: 'task.notification',
       task: report('working', { pollIntervalMs: 4000 }, 2100),
     });
-    await advance(3999);
+    // Re-armed from the last send at 2000 (T12 paces send to send), not from the push at 2200.
+    await advance(3799);
     expect(calls.get).toHaveLength(2);
     await advance(1);
-    expect(calls.get.map((c) => c.at)).toEqual([1000, 2000, 6200]);
+    expect(calls.get.map((c) => c.at)).toEqual([1000, 2000, 6000]);
   });
 
   it('T14: an input request repeated on 3 polls is surfaced once', async () => {

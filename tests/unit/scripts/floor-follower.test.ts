@@ -1,8 +1,9 @@
 /**
  * The schedule floor's follower (`bench/floor-follower.ts`) keeps the page's
  * schedule on a simulated clock: each task's next `tasks/get` leaves the
- * interval after its own answer at the earliest (T12), one by one or with the
- * answers handled in one task sharing a timer; what it records adds up.
+ * interval after its previous one was sent, and not before that one's answer
+ * (T12), one by one or with the answers handled in one task sharing a timer;
+ * what it records adds up.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FloorFollower, type FollowerRecord } from '../../../bench/floor-follower.ts';
@@ -11,8 +12,8 @@ const POLL_MS = 250;
 /** How long one of the link's tasks takes to hand its answers over, so the last comes this much after the first. */
 const TASK_MS = 3;
 
-/** Follows `tasks` tasks for `ms` through a link that answers each poll after a round trip that differs by task. */
-async function follow(grouped: boolean, burst: number, tasks = 6, ms = 3000) {
+/** Follows `tasks` tasks for `ms` through a link that answers each poll after a round trip that differs by task (+ `slower` ms). */
+async function follow(grouped: boolean, burst: number, tasks = 6, ms = 3000, slower = 0) {
   const sends: [taskId: string, at: number][] = [];
   const answers: [taskId: string, at: number][] = [];
   const ids = Array.from({ length: tasks }, (_, i) => `t${i}`);
@@ -27,7 +28,7 @@ async function follow(grouped: boolean, burst: number, tasks = 6, ms = 3000) {
     },
     (f) => ({
       send(taskIds) {
-        const roundTrip = 2 + (Number(taskIds[0]!.slice(1)) % 3);
+        const roundTrip = slower + 2 + (Number(taskIds[0]!.slice(1)) % 3);
         for (const [i, taskId] of taskIds.entries()) {
           sends.push([taskId, performance.now()]);
           setTimeout(
@@ -48,17 +49,21 @@ async function follow(grouped: boolean, burst: number, tasks = 6, ms = 3000) {
   follower.measure();
   await vi.advanceTimersByTimeAsync(ms);
   const stopped = follower.stop();
-  await vi.advanceTimersByTimeAsync(POLL_MS);
+  await vi.advanceTimersByTimeAsync(POLL_MS + slower);
   const record: FollowerRecord = await stopped;
   return { sends, answers, record };
 }
 
-/** For every poll after a task's first: how long after its task's previous answer it left. */
-function waits(sends: [string, number][], answers: [string, number][]): number[] {
-  const out: number[] = [];
+/** For every poll after a task's first: how long after its task's previous send, and after that send's answer, it left. */
+function waits(sends: [string, number][], answers: [string, number][]) {
+  const out: { sinceSend: number; sinceAnswer: number }[] = [];
+  const previous = new Map<string, number>();
   for (const [taskId, at] of sends) {
-    const before = answers.filter(([id, t]) => id === taskId && t <= at).map(([, t]) => t);
-    if (before.length > 0) out.push(at - Math.max(...before));
+    const sent = previous.get(taskId);
+    previous.set(taskId, at);
+    if (sent === undefined) continue;
+    const answer = answers.find(([id, t]) => id === taskId && t >= sent)?.[1] ?? Infinity;
+    out.push({ sinceSend: at - sent, sinceAnswer: at - answer });
   }
   return out;
 }
@@ -73,11 +78,13 @@ describe('the schedule floor follower', () => {
     [false, 1],
     [true, 3],
   ] as const) {
-    it(`T12: no task is polled sooner than the interval after its answer (${grouped ? `bursts of ${burst}` : 'a timer per poll'})`, async () => {
+    it(`T12: each task's next poll leaves one interval after its previous send, once answered (${grouped ? `bursts of ${burst}` : 'a timer per poll'})`, async () => {
       const { sends, answers, record } = await follow(grouped, burst);
       const waited = waits(sends, answers);
       expect(waited.length).toBeGreaterThan(50);
-      expect(Math.min(...waited)).toBeGreaterThanOrEqual(POLL_MS);
+      // Round trips of 2 to 4 ms: paced from the answer, these would be 252 to 254 ms (+ the burst's spread).
+      expect(new Set(waited.map((w) => w.sinceSend))).toEqual(new Set([POLL_MS]));
+      expect(Math.min(...waited.map((w) => w.sinceAnswer))).toBeGreaterThanOrEqual(0);
       expect(Math.min(...record.late)).toBeGreaterThanOrEqual(0);
       expect(record.errors).toEqual([]);
       // Polls leave together only when grouped: every burst keeps its size.
@@ -85,12 +92,23 @@ describe('the schedule floor follower', () => {
     });
   }
 
-  it('records a cycle as round trip + interval + late, and the polls in the window', async () => {
+  it('T12: a round trip longer than the interval is followed at once by the next poll', async () => {
+    const { sends, answers, record } = await follow(false, 1, 6, 3000, POLL_MS + 50);
+    const waited = waits(sends, answers);
+    expect(waited.length).toBeGreaterThan(30);
+    // Never two in flight: each leaves on the answer to the one before (its zero-delay timer fires
+    // within 1 ms: Node's minimum), 302 to 304 ms after the send; paced from the answer, 552 to 554.
+    expect(Math.max(...waited.map((w) => w.sinceAnswer))).toBeLessThanOrEqual(1);
+    expect(Math.min(...waited.map((w) => w.sinceAnswer))).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...waited.map((w) => w.sinceSend))).toBeLessThanOrEqual(POLL_MS + 55);
+    expect(Math.max(...record.late)).toBeLessThanOrEqual(1);
+  });
+
+  it('records a cycle as the interval + late, and the polls in the window', async () => {
     const { record } = await follow(false, 1, 6, 3000);
     expect(record.ms).toBe(3000);
-    // A cycle of 250 ms + a 2 to 4 ms round trip: about 12 polls per task in 3 s.
-    expect(record.sent).toBeGreaterThanOrEqual(6 * 11);
-    expect(record.sent).toBeLessThanOrEqual(6 * 12);
+    // A cycle of 250 ms send to send (the round trip of 2 to 4 ms is inside it): 12 polls per task in 3 s.
+    expect(record.sent).toBe(6 * 12);
     expect(Math.min(...record.roundTrips)).toBe(2);
     expect(Math.max(...record.roundTrips)).toBe(4);
     expect(record.late.every((late) => late === 0)).toBe(true);

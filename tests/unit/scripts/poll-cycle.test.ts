@@ -2,9 +2,9 @@
  * The page-follow bench's split of a poll's cycle (`scripts/bench/poll-cycle.ts`)
  * on hand-made records: a request is paired with its answer (at the worker's
  * port and at the page's handler) by id and with its task's next request;
- * the hops add up to the cycle (round trip + interval + late, T12's wait
- * being from the answer), and `late` splits by the wall timer's round that
- * sent the next request.
+ * the hops add up to the cycle (max(interval, round trip) + late, T12's
+ * pacing being from send to send), and `late` splits by the wall timer's
+ * round that sent the next request.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -28,7 +28,7 @@ const page: PageRecord = {
   ],
   rounds: [
     [995, 998],
-    [1262, 1270],
+    [1252, 1270],
   ],
 };
 const worker: WorkerRecord = {
@@ -45,16 +45,17 @@ describe('pollCycle', () => {
     expect(cycle.roundTrip).toMatchObject({ count: 2, mean: 12.5, p50: 10, p99: 15 });
     expect(cycle.toWorkerAnswer).toMatchObject({ count: 2, p50: 4, p99: 5 });
     expect(cycle.backToPage).toMatchObject({ count: 2, p50: 6, p99: 10 });
-    // 1275 - 1010 - 250: the next request 15 ms after the answer's handler plus the interval.
-    expect(cycle.late).toMatchObject({ count: 1, p50: 15 });
-    expect(cycle.wallTimerLate.p50).toBe(8); // round 1 began at 1270, set for 1262
+    // Due at max(1010, 1000 + 250) = 1250, sent at 1275 (paced from the answer: due at 1260, 15 late).
+    expect(cycle.dueAfter).toMatchObject({ count: 1, p50: 250 });
+    expect(cycle.late).toMatchObject({ count: 1, p50: 25 });
+    expect(cycle.wallTimerLate.p50).toBe(18); // round 1 began at 1270, set for 1252
     expect(cycle.roundBeforeSend.p50).toBe(5); // its batch left at 1275
-    expect(cycle.answerToDue.p50).toBe(2); // 15 - (1275 - 1262)
+    expect(cycle.answerToDue.p50).toBe(2); // 25 - (1275 - 1252)
     // Requests 1 and 2 left in one postMessage (one time), 3 and 4 each alone.
     expect(cycle.sentTogether).toMatchObject({ count: 4, p50: 1, p99: 2, mean: 1.5 });
     expect(cycle.answeredTogether).toMatchObject({ count: 2, p99: 1 });
-    // The first request's round trip + the interval + late is its cycle.
-    expect(10 + 250 + cycle.late.p50).toBe(cycle.cycle.p50);
+    // The wait it was due after + late is its cycle.
+    expect(cycle.dueAfter.p50 + cycle.late.p50).toBe(cycle.cycle.p50);
   });
 
   it('leaves the worker side out when the worker recorded nothing', () => {

@@ -1,9 +1,9 @@
 /**
  * The schedule floor's figures (`scripts/bench/schedule-split.ts`) on
  * hand-made records: windows merge by adding their time and polls, the
- * achieved rate is polls over time, and a cycle's parts (round trip, the
- * interval T12 waits from the answer, lateness) add up to the cycle the
- * rate implies when every task polled steadily.
+ * achieved rate is polls over time, and a cycle's parts (the interval T12
+ * paces sends by, or a longer round trip, + lateness) add up to the cycle
+ * the rate implies when every task polled steadily.
  */
 import { describe, expect, it } from 'vitest';
 import type { FollowerRecord } from '../../../bench/floor-follower.ts';
@@ -15,11 +15,11 @@ import {
   scheduleFigures,
 } from '../../../scripts/bench/schedule-split.ts';
 
-/** 10 tasks polled for 2 s, each cycle 4 ms round trip + 250 ms + 6 ms late = 260 ms. */
+/** 10 tasks polled for 2 s, cycles of 250 ms (short round trips) or 310 ms (a 310 ms one) + 6 ms late: 276 ms on average. */
 const steady: FollowerRecord = {
   ms: 2000,
-  sent: (10 * 2000) / 260,
-  roundTrips: [2, 4, 6],
+  sent: (10 * 2000) / 276,
+  roundTrips: [2, 6, 310],
   late: [6, 6, 6],
   timerLate: [1, 3],
   pollsPerPost: [1, 3],
@@ -33,17 +33,19 @@ describe('schedule floor figures', () => {
     const merged = mergeRecords([steady, other]);
     expect(merged.ms).toBe(3000);
     expect(merged.sent).toBeCloseTo(steady.sent + 5);
-    expect(merged.roundTrips).toEqual([2, 4, 6, 10]);
+    expect(merged.roundTrips).toEqual([2, 6, 310, 10]);
     expect(merged.errors).toEqual(['x']);
   });
 
-  it('T12: the cycle is round trip + interval + late, as the achieved rate implies', () => {
-    expect(achievedRate(steady)).toBeCloseTo((10 * 1000) / 260);
+  it('T12: the cycle is max(interval, round trip) + late, as the achieved rate implies', () => {
+    expect(achievedRate(steady)).toBeCloseTo((10 * 1000) / 276);
     const split = cycleSplit(steady, 10, 250);
-    expect(split.roundTrip).toBe(4);
+    expect(split.roundTrip).toBe(106);
+    expect(split.due).toBe(270);
     expect(split.late).toBe(6);
-    expect(split.sum).toBe(260);
-    expect(split.implied).toBeCloseTo(260);
+    // Paced from the answer it would be 106 + 250 + 6 = 362 ms.
+    expect(split.sum).toBe(276);
+    expect(split.implied).toBeCloseTo(276);
   });
 
   it('reads the rate against the asked rate, and the CPU per poll when given', () => {
@@ -51,9 +53,9 @@ describe('schedule floor figures', () => {
     const byName = (name: string) => figures.find((f) => f.name === `${name}, ten`);
     const achieved = byName('tasks/get achieved')!;
     expect(achieved.reference).toEqual({ name: 'asked', value: 40 });
-    expect(achieved.ratio).toBeCloseTo(250 / 260);
-    expect(byName('cycle: round trip p50')!.value).toBe(4);
-    expect(byName('cycle: round trip + interval + late (means)')!.ratio).toBeCloseTo(1);
+    expect(achieved.ratio).toBeCloseTo(250 / 276);
+    expect(byName('cycle: round trip p50')!.value).toBe(6);
+    expect(byName('cycle: max(interval, round trip) + late (means)')!.ratio).toBeCloseTo(1);
     expect(byName('polls per postMessage (mean)')!.value).toBe(2);
     expect(byName('tasks/get per CPU second of the main thread')!.value).toBeCloseTo(
       steady.sent / 0.5,
