@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { earlierStart, wireWindow } from '../../../src/ui/state/wire-window.ts';
+import {
+  earlierStart,
+  FOLLOWING_MAX,
+  followingRows,
+  ROW_PX,
+  wireWindow,
+} from '../../../src/ui/state/wire-window.ts';
 
 const rows = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => ({ seq: from + i }));
@@ -30,5 +36,15 @@ describe('wire log window', () => {
     expect(earlierStart(all, 700, 300)).toBe(all[400]!.seq);
     expect(earlierStart(all, 100, 300)).toBe(-5);
     expect(earlierStart([], 0, 300)).toBeUndefined();
+  });
+
+  it('wire log: draws two screens of the pane while following, not a fixed 60 rows', () => {
+    // The bench's 720 px page: a 455 px pane shows 17 rows; 60 drawn laid out 43 no one saw.
+    expect(followingRows(455)).toBe(34);
+    expect(followingRows(10 * ROW_PX)).toBe(20);
+    // A tall pane draws no more than before; one not laid out yet (0) draws as many.
+    expect(followingRows(4000)).toBe(FOLLOWING_MAX);
+    expect(followingRows(0)).toBe(FOLLOWING_MAX);
+    expect(FOLLOWING_MAX).toBe(60);
   });
 });
