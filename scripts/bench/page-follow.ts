@@ -77,6 +77,34 @@ const OBSERVE_LONG_TASKS = `
     }).observe({ type: 'long-animation-frame', buffered: true });
 `;
 
+/**
+ * Scrolls the task list back and forth at `px` px/s until the returned promise's stop is called:
+ * the scrolled run's profile and trace are taken while scrolling goes on, so they show what
+ * scrolling costs, not the list standing still (a string: tsx's helpers do not exist in the page).
+ */
+async function keepScrolling(page: Page, pxPerS: number): Promise<() => Promise<void>> {
+  await page.evaluate(`(() => {
+    let scroller = document.querySelector('section[aria-labelledby="tasks-heading"]').parentElement;
+    while (scroller && !/auto|scroll/.test(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+    scroller ??= document.scrollingElement;
+    let direction = 1;
+    let last = performance.now();
+    window.__benchScrolling = true;
+    const step = (now) => {
+      if (!window.__benchScrolling) return;
+      scroller.scrollTop += direction * ${pxPerS} * (now - last) / 1000;
+      if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) direction = -1;
+      else if (scroller.scrollTop <= 0) direction = 1;
+      last = now;
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  })()`);
+  return async () => {
+    await page.evaluate('window.__benchScrolling = false');
+  };
+}
+
 /** The page's own slicing (no `slices=` in its address). */
 const DEFAULT_SLICES = 'default';
 
@@ -250,7 +278,9 @@ async function followOnce(
         ctx.log(line);
     const pollsPerCpuSecond = sent / follow.cpuSeconds;
     const longFrames = await summariseLongFrames(follow);
-    // Profiled after the measured window, so the profiler's own cost is in no figure.
+    // Profiled after the measured window, so the profiler's own cost is in no figure; the
+    // scrolled run keeps scrolling meanwhile, so its profile and trace are of scrolling.
+    const stopScrolling = scrolled ? await keepScrolling(page, SCROLL_PX_PER_S) : undefined;
     const file = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.cpuprofile`;
     const profile = await profilePage(page, cdp, ctx.small ? 2 : 5, file);
     for (const line of formatProfile(`[${PART}] CPU profile, ${file}`, profile)) ctx.log(line);
@@ -263,6 +293,7 @@ async function followOnce(
     // What "(program)" hides: style, layout and paint per frame, and the layout script forced.
     const traceFile = `${ctx.outDir}/${PART}-${scrolled ? 'scrolled' : 'top'}${variant}.trace.json`;
     const trace = await tracePage(cdp, ctx.small ? 2 : 5, traceFile);
+    await stopScrolling?.();
     for (const line of formatTrace(`[${PART}] trace, ${traceFile}`, trace)) ctx.log(line);
     return {
       idle,

@@ -26,6 +26,12 @@ export interface WindowPlanInput {
   readonly mounted: (index: number) => boolean;
   /** At most this many cards not mounted yet are mounted by this plan. */
   readonly mountBudget: number;
+  /**
+   * `offsetsOf(heights)`, when the caller keeps it between plans: heights change only when a
+   * card is measured or the list changes, while a scroll plans every frame, so a scroll's plan
+   * then reads only the cards it draws and a binary search's few (O(drawn + log n), not O(n)).
+   */
+  readonly offsets?: { readonly tops: readonly number[]; readonly total: number };
 }
 
 /** A drawn card, and the empty space standing between it and the drawn card before it. */
@@ -56,23 +62,38 @@ export function offsetsOf(heights: readonly number[]): { tops: number[]; total: 
   return { tops, total: at };
 }
 
-/** The first and one-past-last index of the cards overlapping [from, to). */
+/** The first and one-past-last index of the cards overlapping [from, to): binary searches over the sorted tops. */
 export function rangeOf(
   tops: readonly number[],
   heights: readonly number[],
   from: number,
   to: number,
 ): { start: number; end: number } {
-  let start = 0;
-  while (start < tops.length && tops[start]! + heights[start]! <= from) start++;
-  let end = start;
-  while (end < tops.length && tops[end]! < to) end++;
+  // The first card ending after `from` (cards end in order, as their tops are in order).
+  const start = firstIndex(tops.length, (i) => tops[i]! + heights[i]! > from);
+  // The first card from `start` on starting at or after `to`.
+  const end = Math.max(
+    start,
+    firstIndex(tops.length, (i) => tops[i]! >= to),
+  );
   return { start, end };
+}
+
+/** The least index in [0, length) where `holds` turns true (it is false then true along the indexes), or length. */
+function firstIndex(length: number, holds: (index: number) => boolean): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (holds(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 export function planWindow(input: WindowPlanInput): WindowPlan {
   const { heights, viewTop, viewBottom, overscanPx, pinned, mounted } = input;
-  const { tops, total } = offsetsOf(heights);
+  const { tops, total } = input.offsets ?? offsetsOf(heights);
   const inView = rangeOf(tops, heights, viewTop, viewBottom);
   const near = rangeOf(tops, heights, viewTop - overscanPx, viewBottom + overscanPx);
 

@@ -20,7 +20,7 @@
  * what is read in place when a card above it is drawn, measured or added.
  */
 import { untrack } from 'svelte';
-import { guessHeight, planWindow } from './card-window-plan.ts';
+import { guessHeight, offsetsOf, planWindow } from './card-window-plan.ts';
 
 /** Drawn whatever the scroll position: more than a screen of cards at any width. */
 export const ALWAYS_DRAWN = 12;
@@ -62,6 +62,12 @@ export class CardWindow<T> {
   #spaces: IntersectionObserver | undefined;
   readonly #spaceElements = new Set<HTMLElement>();
   readonly #alwaysDrawn: number;
+  /**
+   * Every card's height (measured or guessed), where each starts, and the pinned indexes: O(n)
+   * to make, so kept until a card is measured, the list changes or the pinned ones do; a scroll
+   * alone plans from it in O(drawn + log n), once a frame while the list moves.
+   */
+  #layout: CardLayout | undefined;
 
   /**
    * `alwaysDrawn`: how many of the newest cards are drawn wherever they are
@@ -88,6 +94,7 @@ export class CardWindow<T> {
       this.#askers = askers;
       const present = new Set(tasks);
       for (const task of this.#heights.keys()) if (!present.has(task)) this.#heights.delete(task);
+      this.#layout = undefined;
       this.#schedule();
     });
   }
@@ -120,6 +127,7 @@ export class CardWindow<T> {
       const task = slot ? this.#taskOf.get(slot) : undefined;
       if (task !== this.#focused) {
         this.#focused = task;
+        this.#layout = undefined;
         this.#schedule();
       }
     };
@@ -127,6 +135,7 @@ export class CardWindow<T> {
       const next = event.relatedTarget;
       if (next instanceof Node && element.contains(next)) return;
       this.#focused = undefined;
+      this.#layout = undefined;
       this.#schedule();
     };
     addEventListener('scroll', onScroll, { capture: true, passive: true });
@@ -196,7 +205,10 @@ export class CardWindow<T> {
         changed = true;
       }
     }
-    if (changed) this.#schedule();
+    if (changed) {
+      this.#layout = undefined;
+      this.#schedule();
+    }
   }
 
   #schedule(): void {
@@ -227,15 +239,10 @@ export class CardWindow<T> {
     const tasks = this.#tasks;
     const view = this.#view() ?? (this.#list ? undefined : { top: 0, bottom: innerHeight });
     if (!view) return;
-    const guess = guessHeight(this.#heights.values(), FIRST_GUESS_PX);
-    const heights = tasks.map((task) => this.#heights.get(task) ?? guess);
-    const pinned = new Set<number>();
-    for (let i = 0; i < Math.min(this.#alwaysDrawn, tasks.length); i++) pinned.add(i);
-    tasks.forEach((task, i) => {
-      if (this.#askers.has(task) || task === this.#open || task === this.#focused) pinned.add(i);
-    });
+    const { heights, offsets, pinned } = (this.#layout ??= this.#layoutOf(tasks));
     const plan = planWindow({
       heights,
+      offsets,
       viewTop: view.top,
       viewBottom: view.bottom,
       overscanPx: OVERSCAN_PX,
@@ -260,6 +267,23 @@ export class CardWindow<T> {
     this.spaceAfter = plan.spaceAfter;
     if (plan.waiting > 0) this.#schedule();
   }
+
+  #layoutOf(tasks: readonly T[]): CardLayout {
+    const guess = guessHeight(this.#heights.values(), FIRST_GUESS_PX);
+    const heights = tasks.map((task) => this.#heights.get(task) ?? guess);
+    const pinned = new Set<number>();
+    for (let i = 0; i < Math.min(this.#alwaysDrawn, tasks.length); i++) pinned.add(i);
+    tasks.forEach((task, i) => {
+      if (this.#askers.has(task) || task === this.#open || task === this.#focused) pinned.add(i);
+    });
+    return { heights, offsets: offsetsOf(heights), pinned };
+  }
+}
+
+interface CardLayout {
+  readonly heights: readonly number[];
+  readonly offsets: { readonly tops: readonly number[]; readonly total: number };
+  readonly pinned: ReadonlySet<number>;
 }
 
 function sameSlots<T>(a: readonly CardSlot<T>[], b: readonly CardSlot<T>[]): boolean {

@@ -131,6 +131,49 @@ describe('card window maths', () => {
     expect(indexes(plan)).toEqual([7, 500]);
   });
 
+  it('plans a scroll from kept offsets reading only the cards it draws and a binary search', () => {
+    // 100,000 cards of 100 px, the view near the end: a plan per scroll frame must not walk them.
+    const count = 100_000;
+    let reads = 0;
+    const counted = (values: number[]) =>
+      new Proxy(values, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+    const plain = Array.from({ length: count }, () => 100);
+    const { tops, total } = offsetsOf(plain);
+    const heights = counted(plain);
+    const offsets = { tops: counted(tops), total };
+    const plan = planWindow(
+      input({ heights, offsets, viewTop: 9_000_000, viewBottom: 9_000_500, pinned: new Set([0]) }),
+    );
+    expect(indexes(plan)).toEqual([0, ...range(89_998, 90_007)]);
+    expect(plan.totalHeight).toBe(10_000_000);
+    // Two binary searches per range (about 17 steps each), then each drawn card's place.
+    expect(reads).toBeLessThan(400);
+    // The same plan as from the heights alone.
+    expect(
+      planWindow(
+        input({ heights: plain, viewTop: 9_000_000, viewBottom: 9_000_500, pinned: new Set([0]) }),
+      ),
+    ).toEqual(plan);
+  });
+
+  it('finds the cards overlapping a range by their tops, as a walk from the first would', () => {
+    const heights = Array.from({ length: 200 }, (_, i) => (i % 5) * 40);
+    const { tops, total } = offsetsOf(heights);
+    for (let from = -50; from < total + 50; from += 37) {
+      const to = from + 123;
+      let start = 0;
+      while (start < tops.length && tops[start]! + heights[start]! <= from) start++;
+      let end = start;
+      while (end < tops.length && tops[end]! < to) end++;
+      expect(rangeOf(tops, heights, from, to)).toEqual({ start, end });
+    }
+  });
+
   it('guesses an unmeasured card as tall as the mean of the measured ones', () => {
     expect(guessHeight([], 300)).toBe(300);
     expect(guessHeight([200, 400], 300)).toBe(300);
