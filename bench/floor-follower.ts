@@ -1,8 +1,8 @@
 /**
  * The smallest follower of many tasks that keeps the page's schedule (T12:
  * each task's next `tasks/get` leaves the interval after its previous one was
- * sent, and not before that one's answer: max(answer, send + interval)), on
- * plain `setTimeout`: no machine, no journal, no UI. Bench only
+ * sent, and no sooner than the interval less its slack after that one's
+ * answer: `nextPollDueAt`, the machine's own rule), on plain `setTimeout`: no machine, no journal, no UI. Bench only
  * (bench/schedule-floor.ts): what the schedule itself achieves on this
  * machine, against which the page's own figure is read.
  *
@@ -17,6 +17,7 @@
  * at once. Without it, each answer sets its own timer, and polls leave one
  * by one.
  */
+import { nextPollDueAt } from '../src/machines/task-machine-timing.ts';
 
 /** How polls reach the server: `send` hands over a burst, the follower hears each answer through `answered`. */
 export interface PollLink {
@@ -43,7 +44,7 @@ export interface FollowerRecord {
   sent: number;
   /** Per poll sent in the window: the round trip of the answer it follows, ms. */
   roundTrips: number[];
-  /** Per poll sent in the window: how long after it was due (max(answer, previous send + interval)) it left, ms. */
+  /** Per poll sent in the window: how long after it was due (`nextPollDueAt`) it left, ms. */
   late: number[];
   /** Per timer fired in the window: how long after the time it was set for, ms. */
   timerLate: number[];
@@ -74,7 +75,7 @@ export class FloorFollower {
   #sendTo: PollLink | undefined;
   readonly #sentAt = new Map<string, number>();
   readonly #roundTrip = new Map<string, number>();
-  /** When each task's next poll is due: max(its answer, its previous send + the interval) (T12). */
+  /** When each task's next poll is due (T12, `nextPollDueAt`). */
   readonly #dueAt = new Map<string, number>();
   /** The answers handled in the current task, waiting for their shared timer (grouped only). */
   #group: string[] | undefined;
@@ -159,7 +160,7 @@ export class FloorFollower {
     const sentAt = this.#sentAt.get(taskId);
     if (sentAt === undefined) this.#errors.push(`${taskId}: an answer to no poll`);
     else this.#roundTrip.set(taskId, at - sentAt);
-    const dueAt = Math.max(at, (sentAt ?? at) + this.#options.pollMs);
+    const dueAt = nextPollDueAt(sentAt ?? at, at, this.#options.pollMs);
     this.#dueAt.set(taskId, dueAt);
     if (this.#stopped) {
       if (this.#outstanding === 0) this.#drained?.();

@@ -1,9 +1,10 @@
 /**
  * Where a poll's cycle goes beyond its interval, in the page-follow part.
  * Each task's next tasks/get is due the interval after the previous one was
- * sent, and not before its answer (T12: max(answer, send + interval)), so a
- * task's cycle (one tasks/get to the next) is that wait (`due after`: the
- * interval, or the round trip when longer), then `late`; per tasks/get:
+ * sent, and no sooner than the interval less its slack after its answer (T12,
+ * `nextPollDueAt`), so a task's cycle (one tasks/get to the next) is that wait
+ * (`due after`: the interval, or the round trip + the interval less its slack
+ * when that is longer), then `late`; per tasks/get:
  *
  * - `to the worker's answer`: from the request handed to the page's port to
  *   its answer handed to the worker's port (the way out, the worker's queue
@@ -30,6 +31,7 @@
  */
 import type { Page } from '@playwright/test';
 import { figure, percentile, type Figure } from './figures.ts';
+import { nextPollDueAt } from '../../src/machines/task-machine-timing.ts';
 
 /** The page's side, added before its scripts. */
 export const RECORD_POLL_CYCLE_IN_PAGE = `
@@ -129,9 +131,9 @@ export interface PollCycle {
   backToPage: Spread | undefined;
   /** Request at the page's port to its answer at the page's port handler. */
   roundTrip: Spread;
-  /** From the previous request to when this one was due: max(interval, that request's round trip) (T12). */
+  /** From the previous request to when this one was due: `nextPollDueAt` less the previous request's send (T12). */
   dueAfter: Spread;
-  /** From when the request was due (max(the previous answer at the page's handler, the previous request + the interval)) to it at the port. */
+  /** From when the request was due (`nextPollDueAt` of the previous request and its answer at the page's handler) to it at the port. */
   late: Spread;
   /** Of `late`: the wall timer's round starting after the time it was set for. */
   wallTimerLate: Spread;
@@ -205,7 +207,7 @@ export function pollCycle(
     const beforeAnswer = before && answeredAt.get(before.id);
     if (!before || beforeAnswer === undefined) continue;
     hops.cycle.push(at - before.at);
-    const due = Math.max(beforeAnswer, before.at + intervalMs);
+    const due = nextPollDueAt(before.at, beforeAnswer, intervalMs);
     hops.dueAfter.push(due - before.at);
     const late = at - due;
     hops.late.push(late);
@@ -292,13 +294,13 @@ export function formatPollCycle(
     `  round trip, page port to handler:   ${ms(cycle.roundTrip)}`,
     `    to the worker's answer:           ${ms(cycle.toWorkerAnswer)}`,
     `    back to the page's handler:       ${ms(cycle.backToPage)}`,
-    `  due after, max(interval, trip):     ${ms(cycle.dueAfter)}`,
+    `  due after (T12 rule):           ${ms(cycle.dueAfter)}`,
     `  late, due to request:               ${ms(cycle.late)}`,
     `    wall timer late:                  ${ms(cycle.wallTimerLate)}`,
     `    round before the send:            ${ms(cycle.roundBeforeSend)}`,
     `    due to timer (the rest):          ${ms(cycle.answerToDue)}`,
     `  batches, per tasks/get: sent with ${count(cycle.sentTogether)}; answered by the worker with ${count(cycle.answeredTogether)}`,
-    `  max(interval, round trip) + late (means): ${sum.toFixed(1)} ms, against ${achievedCycleMs.toFixed(1)} ms from the achieved rate`,
+    `  due after + late (means): ${sum.toFixed(1)} ms, against ${achievedCycleMs.toFixed(1)} ms from the achieved rate`,
   ];
 }
 
@@ -328,7 +330,7 @@ export function cycleFigures(
     ),
     figure(
       part,
-      `max(interval, round trip) + late (means), ${label}`,
+      `due after + late (means), ${label}`,
       pollCycle.dueAfter.mean + pollCycle.late.mean,
       'ms',
       { name: 'cycle from the achieved rate', value: cycleMs },

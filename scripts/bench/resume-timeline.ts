@@ -10,6 +10,7 @@
  * that due time is what the page itself adds.
  */
 import type { Page } from '@playwright/test';
+import { nextPollDueAt } from '../../src/machines/task-machine-timing.ts';
 
 /** Run before the page's scripts, on every load (a string: tsx's helpers do not exist in the page). */
 export const TIMELINE_IN_PAGE = `
@@ -71,7 +72,7 @@ export interface ResumeTimeline {
   lastSentMs: number;
   /** Tasks whose `tasks/get` was out (not answered) as the page before hid. */
   outAtHide: number;
-  /** The task sent last: when it was due (max(its last answer, its last send plus the interval)), and whether it was out at hide. */
+  /** The task sent last: when it was due (`nextPollDueAt` of its last send and answer), and whether it was out at hide. */
   lastDueMs: number;
   lastWasOut: boolean;
   /** Per task, its first `tasks/get`'s lateness past due time: p50 and max. */
@@ -94,8 +95,8 @@ export async function readTimeline(page: Page, ids: readonly string[]): Promise<
     const lastSent = seen.before?.lastSent[id] ?? NaN;
     const lastAnswered = seen.before?.lastAnswered[id] ?? NaN;
     const out = !(lastAnswered >= lastSent);
-    // T12 paces from the last send, not before its answer: max(answer, send + interval).
-    const due = toPage(Math.max(lastAnswered, lastSent + (seen.before?.asked[id] ?? NaN)));
+    // T12: the machine's own rule, from the last send and its answer.
+    const due = toPage(nextPollDueAt(lastSent, lastAnswered, seen.before?.asked[id] ?? NaN));
     const sent = seen.sent[id] ?? NaN;
     return { out, due, sent, answered: seen.answered[id] ?? NaN, late: sent - Math.max(due, 0) };
   });

@@ -2,8 +2,8 @@
  * The schedule's own ceiling, as page-follow's same-run reference: the same
  * tasks (1,000 long `slow_compute`, or 100 in the small run) on the real
  * server worker, polled every 250 ms as the page paces them (T12: each next
- * poll 250 ms after the previous was sent, and not before its answer:
- * max(answer, send + 250 ms)) on plain `setTimeout`, by the smallest client there is
+ * poll 250 ms after the previous was sent, and no sooner than 225 ms after its
+ * answer: `nextPollDueAt`) on plain `setTimeout`, by the smallest client there is
  * (bench/floor-follower.ts, on the bench page bench/schedule-floor.ts): on
  * the bare port, and through the page's own client path (`RpcClient`, a
  * clean `FaultyNetwork`, `PortTransport`) with no machine, journal or UI.

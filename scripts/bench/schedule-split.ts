@@ -3,13 +3,15 @@
  * its minimal follower recorded (bench/floor-follower.ts): `tasks/get`
  * achieved against what the tasks ask for, and where a task's cycle goes.
  * Each task's next poll is due the interval after its previous send, and
- * not before that one's answer (T12), so a cycle (send to send) is the
- * interval, or the round trip when that is longer, + the lateness past the
+ * no sooner than the interval less its slack after that one's answer (T12,
+ * `nextPollDueAt`), so a cycle (send to send) is the interval, or the round
+ * trip + the interval less its slack when that is longer, + the lateness past the
  * due time; their means add up to the cycle the achieved rate implies
  * (tasks / rate), which is printed beside them as a check.
  */
 import type { FollowerRecord } from '../../bench/floor-follower.ts';
 import { figure, percentile, type Figure } from './figures.ts';
+import { nextPollDueAt } from '../../src/machines/task-machine-timing.ts';
 
 /** Several windows of one variant as one record (blocks interleaved with other variants). */
 export function mergeRecords(records: readonly FollowerRecord[]): FollowerRecord {
@@ -44,10 +46,10 @@ export function rankByRate<K>(entries: Iterable<[K, FollowerRecord]>): { key: K;
     .sort((a, b) => b.rate - a.rate);
 }
 
-/** The mean cycle, ms, split: round trip, the wait it was due after (max(interval, round trip)), lateness; and the cycle the achieved rate implies for `tasks`. */
+/** The mean cycle, ms, split: round trip, the wait it was due after (`nextPollDueAt`: the interval, or the round trip + the interval less its slack), lateness; and the cycle the achieved rate implies for `tasks`. */
 export function cycleSplit(record: FollowerRecord, tasks: number, pollMs: number) {
   const roundTrip = mean(record.roundTrips);
-  const due = mean(record.roundTrips.map((trip) => Math.max(pollMs, trip)));
+  const due = mean(record.roundTrips.map((trip) => nextPollDueAt(0, trip, pollMs)));
   const late = mean(record.late);
   return {
     roundTrip,
@@ -92,7 +94,7 @@ export function scheduleFigures(
     ms('cycle: timer fired late p95', percentile(record.timerLate, 95)),
     figure(
       part,
-      `cycle: max(interval, round trip) + late (means), ${label}`,
+      `cycle: due after + late (means), ${label}`,
       split.sum,
       'ms',
       { name: 'implied by the rate', value: split.implied },

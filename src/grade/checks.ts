@@ -36,7 +36,8 @@ const LISTED_FAILURES = 5;
 /**
  * How early a poll may arrive and still count as on time: timers fire late
  * or a little early, and a request's trip varies, so 10 % of the interval,
- * at most 50 ms.
+ * at most 50 ms. The page's own client keeps to it by construction (its
+ * `pollSlackMs`: never sooner than the interval less this after an answer).
  */
 export function pollTolerance(intervalMs: number): number {
   return Math.min(50, intervalMs * 0.1);

@@ -73,6 +73,8 @@ export interface TaskMachineContext {
    * next is due one interval later (T12); T13's verdict waits for one sent after the TTL.
    */
   lastPollSentAt?: number;
+  /** When (`now()`) the latest tasks/get was answered: the next reaches the server no sooner than an interval less its slack later (T12). */
+  lastAnsweredAt?: number;
   /** While the link is down: since when (`now()`), why, and the client's reconnect attempts. */
   link?: LinkTrouble;
 }

@@ -64,15 +64,15 @@ export const taskMachine = setup({
   actions: {
     // The caller's tasks/get (`pollsBy`): its answer comes back as `poll.answered` or `poll.failed`.
     sendPoll: pollsBy(() => Promise.reject(new Error('not provided'))),
-    // `answered`: a tasks/get's answer ends its failures and makes the next due one interval after
-    // it was sent (T12), by the interval it reports (T6). One assign, no copy of the context.
+    // `answered`: an answer ends its failures; the next is due (T12) by the interval it reports (T6).
     applyReport: assign(({ context }, params: { report: DetailedTask; answered?: boolean }) => {
       const applied = applyReport(context, params.report);
       if (!params.answered) return applied;
-      const due = pollDueAt(context, applied.task ?? context.task);
-      return { ...applied, pollFailures: 0, nextPollAt: due };
+      const lastAnsweredAt = context.now();
+      const nextPollAt = pollDueAt(context, applied.task ?? context.task, lastAnsweredAt);
+      return { ...applied, pollFailures: 0, lastAnsweredAt, nextPollAt };
     }),
-    // T12, T6 (a push): one interval after the last tasks/get was sent, at once if that is past.
+    // T12, T6 (a push): re-timed by the new interval from the last tasks/get and its answer.
     schedulePoll: assign(({ context }) => ({ nextPollAt: pollDueAt(context) })),
     // C8: a re-issued tasks/get reached the server only then: pacing (T12) and T13 count from it.
     recordResend: assign(({ context }) => ({ lastPollSentAt: context.now() })),

@@ -6,8 +6,9 @@ import { taskFinished } from '../waits.ts';
 /**
  * How long after the previous tasks/get (or its last re-issue) the client
  * sent each next one: the machine paces sends by frequency (T12), one
- * interval from send to send once the answer is in, so a short round trip
- * is inside the interval and a long one only stretches it.
+ * interval from send to send, and no sooner than the interval less its slack
+ * after the answer, so a short round trip is inside the interval and a long
+ * one only stretches it.
  */
 function pollWaits(obs: Observation, toolName: string): number[] {
   const taskId = taskOf(obs, toolName)?.taskId;

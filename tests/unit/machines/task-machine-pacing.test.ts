@@ -1,8 +1,9 @@
 /**
  * How often the task machine sends tasks/get (T12): paced send to send, by
  * frequency as the spec words it. The next tasks/get is due one interval (the
- * latest report's, T6) after the previous one was sent, and never before its
- * answer is in. Driven by SimulatedClock, with answers that take a set time.
+ * latest report's, T6) after the previous one was sent, and never sooner than
+ * the interval less its slack (10 %, at most 50 ms) after its answer, so no two
+ * reach the server closer than that. Driven by SimulatedClock, with answers that take a set time.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
@@ -46,11 +47,19 @@ function answeredAfter(
 }
 
 describe('taskMachine: polls paced send to send (T12)', () => {
-  it('T12: with a 100 ms round trip each tasks/get goes one interval after the previous was sent, not after its answer', async () => {
-    const { run, sentAt } = answeredAfter(() => 100);
+  it('T12: with a 20 ms round trip each tasks/get goes one interval after the previous was sent, not after its answer', async () => {
+    const { run, sentAt } = answeredAfter(() => 20);
     await run(1100);
-    // Answer-paced would be 250, 600, 950: each cycle the interval plus the round trip.
+    // Answer-paced would be 250, 520, 790, 1060: each cycle the interval plus the round trip.
     expect(sentAt()).toEqual([250, 500, 750, 1000]);
+  });
+
+  it('T12: a round trip longer than the slack is paid beyond it: the next goes the interval less 25 ms after the answer', async () => {
+    const { run, sentAt } = answeredAfter(() => 100);
+    await run(1000);
+    // Answered at 350: 350 + 225. Paced from the send alone, 500 and 750, which a server could
+    // see 150 ms apart (the first arriving just before its answer, the next at once).
+    expect(sentAt()).toEqual([250, 575, 900]);
   });
 
   it('T12: two tasks/get are never closer than the interval in force, whatever the round trips', async () => {
@@ -59,31 +68,36 @@ describe('taskMachine: polls paced send to send (T12)', () => {
     await run(4000);
     const sent = sentAt();
     expect(sent.length).toBeGreaterThan(trips.length);
-    // Each gap is the interval, or the round trip when that was longer (one in flight at a time).
+    // Each gap is the interval, or the round trip + 225 ms when that is longer (one in flight).
     gaps(sent)
       .slice(0, trips.length)
-      .forEach((gap, i) => expect(gap).toBe(Math.max(250, trips[i]!)));
+      .forEach((gap, i) => expect(gap).toBe(Math.max(250, trips[i]! + 225)));
     for (const gap of gaps(sent)) expect(gap).toBeGreaterThanOrEqual(250);
+    // However the trip splits, a request reaches the server before its answer leaves, and the
+    // next one after it is sent: arrivals are at least the interval less its slack apart.
+    sent.slice(0, trips.length).forEach((at, i) => {
+      expect(sent[i + 1]! - (at + trips[i]!)).toBeGreaterThanOrEqual(225);
+    });
     expect(calls.get[0]?.at).toBe(250);
   });
 
-  it('T12: an answer slower than the interval is followed at once by the next tasks/get', async () => {
+  it('T12: an answer slower than the interval is followed the interval less its slack after it', async () => {
     const { run, sentAt, snap } = answeredAfter(() => 400);
-    await run(660);
-    // Sent at 250, answered at 650: already an interval past its send, so due at once.
-    expect(sentAt()).toEqual([250, 650]);
+    await run(880);
+    // Sent at 250, answered at 650: already an interval past its send, so 650 + 225.
+    expect(sentAt()).toEqual([250, 875]);
     expect(snap().matches({ active: { lifecycle: 'polling' } })).toBe(true);
-    await run(400);
-    expect(sentAt()).toEqual([250, 650, 1050]);
+    await run(630);
+    expect(sentAt()).toEqual([250, 875, 1500]);
   });
 
   it('T6, T12: an answer reporting a new interval paces the next tasks/get by it, from the send it answers', async () => {
     const { run, sentAt, snap } = answeredAfter(
-      () => 100,
+      () => 20,
       (n, at) => report('working', { pollIntervalMs: n === 1 ? 600 : 250 }, at),
     );
     await run(400);
-    // The first tasks/get (sent at 250) is answered at 350 with 600 ms: due at 850, not 950.
+    // The first tasks/get (sent at 250) is answered at 270 with 600 ms: due at 850, not 870.
     expect(snap().context.nextPollAt).toBe(BASE + 850);
     await run(1000);
     expect(sentAt()).toEqual([250, 850, 1100, 1350]);
@@ -152,8 +166,8 @@ describe('taskMachine: polls paced send to send (T12)', () => {
     expect(sends).toEqual([1000]);
     clock.increment(700);
     resend(); // the link dropped; the same tasks/get left again at 1700 (C8)
-    clock.increment(100);
-    answer(report('working', {}, 1800));
+    clock.increment(20);
+    answer(report('working', {}, 1720));
     await flush();
     // Paced from the re-send the server saw at 1700, not the first send at 1000.
     expect(actor.getSnapshot().context.nextPollAt).toBe(BASE + 2700);

@@ -35,10 +35,11 @@ describe('taskMachine: context.nextPollAt', () => {
     await advance(1000);
     expect(snap().matches({ active: { lifecycle: 'polling' } })).toBe(true);
     expect(snap().context.nextPollAt).toBeUndefined();
-    await advance(250);
-    answer(report('working', { pollIntervalMs: 400 }, 1250));
+    await advance(10);
+    answer(report('working', { pollIntervalMs: 400 }, 1010));
     await flush();
-    // Paced from its send at 1000 (T12), by the interval the answer reports (T6).
+    // Paced from its send at 1000 (T12), by the interval the answer reports (T6); the answer came
+    // within the slack (40 ms), so it costs nothing.
     expect(snap().context.nextPollAt).toBe(BASE + 1000 + 400);
   });
 
@@ -152,11 +153,10 @@ describe('taskMachine: TTL and backoff', () => {
       simulatedNow = clock.now();
       for (const answer of answers.filter((a) => a.at <= simulatedNow)) answer.resolve();
     }
-    // Each answer is slower than the interval, so the next poll goes on it: 500, 1300, ...,
-    // 4500 (answered at 5300 "working", past the TTL), then 5300 gets the verdict.
-    expect(calls.get.map((c) => Math.round(c.at / 100) * 100)).toEqual([
-      500, 1300, 2100, 2900, 3700, 4500, 5300,
-    ]);
+    // Each answer is slower than the interval, so the next poll goes the interval less its slack
+    // (450 ms) after it: 500, 1750, 3000, 4250 (answered at 5050 "working", past the TTL), then
+    // 5500 gets the verdict.
+    expect(calls.get.map((c) => Math.round(c.at / 10) * 10)).toEqual([500, 1750, 3000, 4250, 5500]);
     expect(snap().value).toBe('failed');
   });
 

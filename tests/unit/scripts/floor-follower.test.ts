@@ -92,15 +92,15 @@ describe('the schedule floor follower', () => {
     });
   }
 
-  it('T12: a round trip longer than the interval is followed at once by the next poll', async () => {
+  it('T12: a round trip longer than the interval is followed the interval less its slack after the answer', async () => {
     const { sends, answers, record } = await follow(false, 1, 6, 3000, POLL_MS + 50);
     const waited = waits(sends, answers);
-    expect(waited.length).toBeGreaterThan(30);
-    // Never two in flight: each leaves on the answer to the one before (its zero-delay timer fires
-    // within 1 ms: Node's minimum), 302 to 304 ms after the send; paced from the answer, 552 to 554.
-    expect(Math.max(...waited.map((w) => w.sinceAnswer))).toBeLessThanOrEqual(1);
-    expect(Math.min(...waited.map((w) => w.sinceAnswer))).toBeGreaterThanOrEqual(0);
-    expect(Math.max(...waited.map((w) => w.sinceSend))).toBeLessThanOrEqual(POLL_MS + 55);
+    expect(waited.length).toBeGreaterThan(20);
+    // Never two in flight, and no two reaching the server closer than 225 ms (the interval less
+    // its 25 ms slack, counted from the answer): 225 ms after the answer, 527 to 529 after the
+    // send; paced from the send alone it would leave on the answer (0 ms after it).
+    expect(Math.min(...waited.map((w) => w.sinceAnswer))).toBeGreaterThanOrEqual(POLL_MS - 25);
+    expect(Math.max(...waited.map((w) => w.sinceAnswer))).toBeLessThanOrEqual(POLL_MS - 24);
     expect(Math.max(...record.late)).toBeLessThanOrEqual(1);
   });
 

@@ -2,7 +2,7 @@
  * The page-follow bench's split of a poll's cycle (`scripts/bench/poll-cycle.ts`)
  * on hand-made records: a request is paired with its answer (at the worker's
  * port and at the page's handler) by id and with its task's next request;
- * the hops add up to the cycle (max(interval, round trip) + late, T12's
+ * the hops add up to the cycle (`nextPollDueAt` + late, T12's
  * pacing being from send to send), and `late` splits by the wall timer's
  * round that sent the next request.
  */
