@@ -225,15 +225,15 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'poll-fast',
     myth: 'Polling as fast as possible gets the result sooner.',
     truth:
-      'The server suggests `pollIntervalMs` and may rate-limit faster polling; this client sends each `tasks/get` one interval after the previous one was sent (and never sooner than the interval less a little slack after its answer), and a task ends no sooner for being asked more often.',
+      'The server suggests `pollIntervalMs` and may rate-limit faster polling; this client sends each `tasks/get` one interval after the previous one was sent (and never sooner than the interval less 10 %, at most 50 ms, after its answer), and a task ends no sooner for being asked more often.',
     experiment: 'poll-interval-honoured',
     specIds: ['T12', 'T6'],
   },
   {
     id: 'interval-after-answer',
-    myth: 'The interval is to be waited after each answer, so `pollIntervalMs` is the gap from an answer to the next `tasks/get`.',
+    myth: 'A client must wait the whole `pollIntervalMs` after each answer before its next `tasks/get`.',
     truth:
-      "The spec speaks of polling frequency, so both pacings are allowed: waiting the interval after each answer never sends two requests closer than the interval, but polls less often than asked by a round trip each cycle; sending one interval after the previous send keeps the asked rate, but under jitter two requests can reach the server closer than the interval. This client does both: one interval after the send, and no sooner than the interval less 10 % (at most 50 ms) after the answer; the server had the previous request before it answered, so no two reach it closer than that, the tolerance this project's grader allows, and a round trip costs rate only beyond that slack.",
+      'Not a must: the spec asks clients to respect `pollIntervalMs` when setting how often they poll. Waiting after each answer is safe, but polls less often than asked, by a round trip each cycle. Sending one interval after the previous send keeps the rate, but jitter can bring two requests to the server closer than the interval. This client does both: the next `tasks/get` goes one interval after the previous send, and no sooner than the interval less 10 % (at most 50 ms) after its answer. The server had the previous request before it answered, so no two reach it closer than the interval less 10 %.',
     experiment: 'poll-interval-honoured',
     tests: [
       {
