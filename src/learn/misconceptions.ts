@@ -233,7 +233,7 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'interval-after-answer',
     myth: 'A client must wait the whole `pollIntervalMs` after each answer before its next `tasks/get`.',
     truth:
-      'Not a must: the spec asks clients to respect `pollIntervalMs` when setting how often they poll. Waiting after each answer is safe, but polls less often than asked, by a round trip each cycle. Sending one interval after the previous send keeps the rate, but jitter can bring two requests to the server closer than the interval. This client does both: the next `tasks/get` goes one interval after the previous send, and no sooner than the interval less 10 % (at most 50 ms) after its answer. The server had the previous request before it answered, so no two reach it closer than the interval less 10 %.',
+      'Not a must: the spec asks clients to respect `pollIntervalMs` in how often they poll; waiting after each answer polls less often than asked (by a round trip each cycle), and sending one interval after the previous send keeps the rate but lets jitter bring two requests to the server closer than the interval. This client does both, one interval after the previous send and no sooner than the interval less 10 % (at most 50 ms) after the answer, so no two requests reach the server closer than the interval less 10 %: it had the previous one before it answered.',
     experiment: 'poll-interval-honoured',
     tests: [
       {
