@@ -24,7 +24,7 @@ export const PRODUCTION_CHECKLIST: readonly ChecklistItem[] = [
   },
   {
     id: 'interval',
-    text: "Poll at the task's `pollIntervalMs`: the next `tasks/get` one interval after the previous one was sent, and no sooner than the interval less 10 % (at most 50 ms) after its answer; take the new value when an answer changes it.",
+    text: "Poll at the task's `pollIntervalMs`: the next `tasks/get` one interval after the previous one was sent, and no sooner than the interval less 10 % after its answer; take the new value when an answer changes it.",
     scenario: 'poll-interval-honoured',
     specIds: ['T6', 'T12'],
   },

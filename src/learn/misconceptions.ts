@@ -225,15 +225,15 @@ export const MISCONCEPTIONS: readonly Misconception[] = [
     id: 'poll-fast',
     myth: 'Polling as fast as possible gets the result sooner.',
     truth:
-      'The server suggests `pollIntervalMs` and may rate-limit faster polling; this client sends each `tasks/get` one interval after the previous one was sent (and never sooner than the interval less 10 %, at most 50 ms, after its answer), and a task ends no sooner for being asked more often.',
+      'The server suggests `pollIntervalMs` and may rate-limit faster polling; this client sends each `tasks/get` one interval after the previous one was sent (and never sooner than the interval less 10 % after its answer), and a task ends no sooner for being asked more often.',
     experiment: 'poll-interval-honoured',
     specIds: ['T12', 'T6'],
   },
   {
     id: 'interval-after-answer',
-    myth: 'A client must wait the whole `pollIntervalMs` after each answer before its next `tasks/get`.',
+    myth: 'A client must wait the whole `pollIntervalMs` after each answer.',
     truth:
-      'Not a must: the spec asks clients to respect `pollIntervalMs` in how often they poll; waiting after each answer polls less often than asked (by a round trip each cycle), and sending one interval after the previous send keeps the rate but lets jitter bring two requests to the server closer than the interval. This client does both, one interval after the previous send and no sooner than the interval less 10 % (at most 50 ms) after the answer, so no two requests reach the server closer than the interval less 10 %: it had the previous one before it answered.',
+      'Not a must: the spec asks clients to respect `pollIntervalMs` in how often they poll; waiting after each answer polls less often than asked, and pacing from each send keeps the rate but lets jitter bring two requests closer than the interval. This client paces from the send and waits at least the interval less 10 % (at most 50 ms) after the answer, so no two reach the server closer than that slack allows.',
     experiment: 'poll-interval-honoured',
     tests: [
       {
