@@ -17,6 +17,7 @@ import {
   readWire,
   serverStatus,
   taskCard,
+  wireFromNow,
 } from './playground.ts';
 import { detailOf } from './task-detail-page.ts';
 
@@ -68,7 +69,7 @@ test('C8: the timeline counts the faults it marks, merges marks that would overl
   const card = taskCard(page, 'slow_compute');
   await expect(serverStatus(card)).toHaveText('working');
   // A drop on its own, two polls answered, then a restart: the server killed and started at once.
-  const before = (await readWire(page, () => true)).length;
+  const before = await wireFromNow(page);
   await header(page).getByRole('button', { name: 'Drop connection' }).click();
   await readWire(
     page,

@@ -7,6 +7,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 /** One wire log row as the page shows it. */
 export interface WireRowText {
+  /** Its place in the whole log (the row's `data-seq`); a drawn row's DOM index is only its place in the window. */
+  seq: number;
   direction: 'out' | 'in';
   method: string;
   id: string;
@@ -66,6 +68,7 @@ function drawnWire(page: Page): Promise<WireRowText[]> {
       const cell = (selector: string): string =>
         row.querySelector(selector)?.textContent?.trim() ?? '';
       return {
+        seq: Number(row.getAttribute('data-seq')),
         direction: cell('.dir [aria-hidden]') === '→' ? ('out' as const) : ('in' as const),
         method: cell('.method'),
         id: cell('.id'),
@@ -112,27 +115,57 @@ export const drawn =
   (rows: readonly WireRowText[]): boolean =>
     matches.every((match) => findRow(rows, match) > -1);
 
-/** `ready` for {@link readWire}: at least `count` rows drawn from index `from` on pass `keep`. */
+/** `ready` for {@link readWire}: at least `count` rows logged after seq `after` pass `keep`. */
 export const counted =
-  (keep: (row: WireRowText) => boolean, count: number, from = 0) =>
+  (keep: (row: WireRowText) => boolean, count: number, after = -1) =>
   (rows: readonly WireRowText[]): boolean =>
-    rows.slice(from).filter(keep).length >= count;
+    rows.filter((row) => row.seq > after && keep(row)).length >= count;
 
 /**
- * A boundary in the wire log: every row at this index or later was logged
- * after this call. Waits for the log to draw one more row, since a draw
- * after the call draws every row logged before it; so it needs traffic
- * (a task being polled). Only for logs shorter than the drawn window (300 rows).
+ * A boundary in the wire log: every row whose seq is above the one returned
+ * was logged after this call. Waits for the log to draw one more row, since a
+ * draw after the call draws every row logged before it; so it needs traffic
+ * (a task being polled).
  */
 export async function wireFromNow(page: Page): Promise<number> {
-  const before = await wireRows(page).count();
+  const newest = async (): Promise<number> => (await drawnWire(page)).at(-1)?.seq ?? -1;
+  const before = await newest();
   let after = before;
   await expect
-    .poll(async () => (after = await wireRows(page).count()), {
+    .poll(async () => (after = await newest()), {
       message: 'waiting for the wire log to draw a row logged after this moment',
     })
     .toBeGreaterThan(before);
   return after;
+}
+
+/**
+ * Like {@link readWire}, for a watch longer than the log's drawn window
+ * (while following, only the newest rows are drawn): the rows drawn at each
+ * retry are gathered by seq, and `ready` sees every row drawn since this call
+ * began, in log order. A row logged and slid out between two retries is not
+ * in it; retries come at most a second apart, and the window holds many more
+ * rows than a second of one task's polls.
+ */
+export async function collectWire(
+  page: Page,
+  ready: (rows: readonly WireRowText[]) => boolean,
+  what: string,
+  options: { timeout?: number } = {},
+): Promise<WireRowText[]> {
+  const seen = new Map<number, WireRowText>();
+  let rows: WireRowText[] = [];
+  await expect
+    .poll(
+      async () => {
+        for (const row of await drawnWire(page)) seen.set(row.seq, row);
+        rows = [...seen.values()].sort((a, b) => a.seq - b.seq);
+        return ready(rows);
+      },
+      { message: `waiting for ${what}`, ...options },
+    )
+    .toBe(true);
+  return rows;
 }
 
 /** Ms from wire log time `from` to `to` (both `HH:MM:SS.mmm`, as the log shows them; across midnight too). */

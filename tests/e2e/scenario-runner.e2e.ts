@@ -4,7 +4,7 @@
  * and the Scenarios list opens a scenario with a shareable address.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { msBetween, readWire, wireFromNow, wireRows, type WireRowText } from './playground.ts';
+import { collectWire, msBetween, wireFromNow, wireRows, type WireRowText } from './playground.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -67,10 +67,11 @@ test("a slow guess does not lose the run: the server's jobs wait for it (the tas
   const taskId = ((await card.locator('.task-id').textContent()) ?? '').trim();
   const asked = await wireFromNow(page);
   const answers = (rows: readonly WireRowText[]): WireRowText[] =>
-    rows
-      .slice(asked)
-      .filter((r) => r.direction === 'in' && r.method === 'tasks/get' && r.taskId === taskId);
-  const rows = await readWire(
+    rows.filter(
+      (r) =>
+        r.seq > asked && r.direction === 'in' && r.method === 'tasks/get' && r.taskId === taskId,
+    );
+  const rows = await collectWire(
     page,
     (rows) => {
       const polls = answers(rows);
