@@ -17,6 +17,7 @@ import {
   taskCard,
   wireFromNow,
   wireRows,
+  type WireRowText,
 } from './playground.ts';
 import { armRule, faultPanel, openSection } from './fault-panel.ts';
 
@@ -117,15 +118,13 @@ test('T14, T15, C8: drop the link while input_required; the form is asked once a
     drawn({ direction: 'in', method: 'tasks/get', gist: 'completed' }),
     'the poll answered completed',
   );
-  const updates = rows.flatMap((r, i) =>
-    r.direction === 'out' && r.method === 'tasks/update' ? [i] : [],
-  );
-  const carrying: number[] = [];
-  for (const index of updates) {
-    const params = (await rowJson(page, index))['params'] as {
+  const updates = rows.filter((r) => r.direction === 'out' && r.method === 'tasks/update');
+  const carrying: WireRowText[] = [];
+  for (const update of updates) {
+    const params = (await rowJson(page, update))['params'] as {
       inputResponses?: Record<string, unknown>;
     };
-    if (params.inputResponses && 'confirm' in params.inputResponses) carrying.push(index);
+    if (params.inputResponses && 'confirm' in params.inputResponses) carrying.push(update);
   }
   expect(carrying).toHaveLength(1);
 });

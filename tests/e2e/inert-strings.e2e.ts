@@ -186,11 +186,11 @@ test('a synchronous result, a task result, a statusMessage, a checkpoint label a
       "greet's answer and the poll that saw failing_job completed",
     );
     const greetAnswer = findRow(rows, greetAnswerRow);
-    expect(await rowJson(page, greetAnswer)).toMatchObject({
+    expect(await rowJson(page, rows[greetAnswer]!)).toMatchObject({
       result: { content: [{ type: 'text', text: `Hello, ${HOSTILE}!` }] },
     });
     const toolError = findRow(rows, toolErrorRow);
-    expect(await rowJson(page, toolError)).toMatchObject({
+    expect(await rowJson(page, rows[toolError]!)).toMatchObject({
       result: {
         status: 'completed',
         result: { isError: true, content: [{ type: 'text', text: `The job failed: ${HOSTILE}.` }] },
@@ -218,7 +218,7 @@ test('a JSON-RPC error message echoing an unknown taskId is shown as text: Follo
   const errorRow = findRow(rows, errorMatch);
   expect(rows[errorRow]!.taskId).toBe(HOSTILE);
   // The expanded row is the exact JSON (quotes escaped), so it is read back through JSON.parse.
-  expect(await rowJson(page, errorRow)).toMatchObject({
+  expect(await rowJson(page, rows[errorRow]!)).toMatchObject({
     error: { code: -32602, message: `Task not found: ${HOSTILE}` },
   });
   await expectInert(page, dialogs, page.getByRole('list', { name: 'Wire log messages' }));

@@ -178,9 +178,18 @@ export function msBetween(from: string, to: string): number {
   return (((ms(to) - ms(from)) % day) + day) % day;
 }
 
-/** Expands row `index` (0-based) and returns its exact JSON. */
-export async function rowJson(page: Page, index: number): Promise<Record<string, unknown>> {
-  const row = wireRows(page).nth(index);
+/**
+ * Expands a row and returns its exact JSON: `row` as {@link readWire} read it (found again by its
+ * seq, wherever the window has slid since), or a drawn row's 0-based index when the log is still.
+ */
+export async function rowJson(
+  page: Page,
+  which: number | WireRowText,
+): Promise<Record<string, unknown>> {
+  const row =
+    typeof which === 'number'
+      ? wireRows(page).nth(which)
+      : wireRows(page).and(page.locator(`[data-seq="${which.seq}"]`));
   const toggle = row.locator('button[aria-expanded]');
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');

@@ -41,7 +41,7 @@ test('T16: input before the task is answered on the tools/call, then the retry b
   const retry = findRow(rows, { direction: 'out', method: 'tools/call' }, first + 1);
   expect(first).toBeGreaterThan(-1);
   expect(retry).toBeGreaterThan(first);
-  const params = (await rowJson(page, retry))['params'] as Record<string, unknown>;
+  const params = (await rowJson(page, rows[retry]!))['params'] as Record<string, unknown>;
   expect(params['inputResponses']).toEqual({
     user_name: { action: 'accept', content: { name: 'Ada' } },
   });
