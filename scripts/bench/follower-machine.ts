@@ -4,13 +4,24 @@
  * times at 250 ms, every tasks/get answered at once (a resolved promise, no
  * network). Beside it, the same schedule on the smallest xstate machine that
  * can poll (two states, a delay, an assign per answer): the floor any xstate
- * follower pays, measured in the same run. Figures: CPU time per poll
+ * follower pays, measured in the same run. And the task machine with its
+ * `lifecycle` region alone (the same states, actions and guards; `input`,
+ * `cancel` and `link` left out, none of which acts on a poll): what the other
+ * regions' active states cost each poll, since xstate walks and rebuilds the
+ * whole state value on every event and every `assign`. Figures: CPU time per poll
  * (`process.cpuUsage`), bytes allocated per poll (V8's sampling heap
  * profiler, objects already collected included), and what xstate did per
  * poll (inspection events: microsteps, snapshots, actors created).
  */
 import { Session } from 'node:inspector/promises';
-import { assign, createActor, setup, SimulatedClock, type AnyStateMachine } from 'xstate';
+import {
+  assign,
+  createActor,
+  createMachine,
+  setup,
+  SimulatedClock,
+  type AnyStateMachine,
+} from 'xstate';
 import { pollsBy, taskMachine } from '../../src/machines/task-machine.ts';
 import type { DetailedTask } from '../../src/protocol/task.ts';
 import type { BenchPart } from './context.ts';
@@ -68,6 +79,20 @@ const floor = setup({
     },
   },
 });
+
+/**
+ * The task machine's definition with `active` holding its `lifecycle` region only, and the
+ * same implementations: a poll runs exactly the same transitions, actions and guards.
+ */
+function lifecycleAlone(machine: typeof taskMachine): typeof taskMachine {
+  const { config } = machine;
+  const active = config.states!.active!;
+  const pruned = { ...active, states: { lifecycle: active.states!.lifecycle! } };
+  return createMachine(
+    { ...config, states: { ...config.states, active: pruned } } as typeof config,
+    machine.implementations,
+  ) as unknown as typeof taskMachine;
+}
 
 /** The task machine with its tasks/get answered by `get`; updates and cancels are never made here. */
 const providePolls = (
@@ -185,6 +210,12 @@ export const followerMachine: BenchPart = {
     ctx.log(`${PART}: ${actors} actors, ${polls} polls each, the floor machine first`);
     const bare = await measure(floor, actors, polls, session);
     const ours = await measure(providePolls(taskMachine, answerAtOnce), actors, polls, session);
+    const alone = await measure(
+      providePolls(lifecycleAlone(taskMachine), answerAtOnce),
+      actors,
+      polls,
+      session,
+    );
     session.disconnect();
     const label = `${actors.toLocaleString('en')} actors × ${polls} polls`;
     const steps = (cost: Cost) =>
@@ -204,6 +235,14 @@ export const followerMachine: BenchPart = {
         name: 'the two-state floor machine',
         value: bare.bytesPerPoll,
       }),
+      figure(
+        PART,
+        `task machine, its lifecycle region alone: CPU per poll, ${label}`,
+        alone.cpuUsPerPoll,
+        'µs',
+        { name: 'the task machine, four regions', value: ours.cpuUsPerPoll },
+        `allocated per poll: ${alone.bytesPerPoll.toFixed(0)} B, four regions ${ours.bytesPerPoll.toFixed(0)} B; what the input, cancel and link regions cost a poll, though none acts on it`,
+      ),
     ];
     return figures;
   },
