@@ -137,6 +137,8 @@ const LAZY = [
   ['src/ui/components/Statechart.svelte', 'with the task detail'],
   ['src/ui/components/ScenarioPanel.svelte', 'the first scenario opened (App)'],
   ['src/ui/components/ClusterBody.svelte', 'the Cluster panel first unfolded'],
+  ['src/ui/components/TaskCard.svelte', 'the first task listed, or the page idle (TaskList, main)'],
+  ['src/ui/components/TaskFacts.svelte', 'with the task card'],
   ['src/ui/components/ScenarioControls.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioDrill.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioExpectations.svelte', 'with the scenario panel'],
