@@ -1,9 +1,10 @@
 /**
- * What the Run menu and a dropped run file need loads on first use, not
- * with the page (issue 16: the first screen's JS under 150 KB gzip), and
- * nothing is lost for it: a file dropped while the replay opener's code is
- * still on its way opens once it arrives (and a task's card, once its code comes); a chunk that cannot be fetched is
- * said in words, the live page stays as it was, and the next try loads it.
+ * What the Run menu, a dropped run file and a task's card need loads on first
+ * use, not with the page (issue 16: the first screen's JS under 150 KB gzip),
+ * and nothing is lost for it: a file dropped while the replay opener's code is
+ * still on its way opens once it arrives, a task called meanwhile gets its
+ * card once the card's code comes; a chunk that cannot be fetched is said in
+ * words, the live page stays as it was, and the next try loads it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { serializeRunFile } from '../../src/record/run-file.ts';

@@ -139,6 +139,7 @@ const LAZY = [
   ['src/ui/components/ClusterBody.svelte', 'the Cluster panel first unfolded'],
   ['src/ui/components/TaskCard.svelte', 'the first task listed, or the page idle (TaskList, main)'],
   ['src/ui/components/TaskFacts.svelte', 'with the task card'],
+  ['src/ui/components/BreakpointsForm.svelte', 'the Breakpoints panel first opened (or hovered)'],
   ['src/ui/components/ScenarioControls.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioDrill.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioExpectations.svelte', 'with the scenario panel'],
