@@ -26,7 +26,7 @@ import { PageStage } from './ui/state/scenario-stage.ts';
 import { recordRun } from './ui/state/record-run.ts';
 import { keepSeedInAddress } from './ui/state/seed-address.ts';
 import { LazyReplayOpener } from './ui/state/lazy-replay-opener.svelte.ts';
-import { loadTaskCard } from './ui/state/task-card-code.ts';
+import { fetchLaterParts } from './ui/state/later-parts.ts';
 
 // Not top-level `await`: a lazily loaded chunk (the remote endpoint) imports modules of this
 // entry's chunk, and it could not finish loading while this module is still evaluating.
@@ -95,12 +95,12 @@ async function start(): Promise<void> {
     applyAfterStart(session, shared.setup);
     void scenarios.startFromUrl();
     void followFromUrl(session);
-    // The scenario catalogue and the task card are not on the first screen's path: fetch them
-    // once the page is idle (the card, so the first Call's card does not wait for its code).
+    // The scenario catalogue, the task card and the results list are not on the first screen's
+    // path: fetch them once the page is idle (so the first Call's card and result find their code).
     const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
     idle(() => {
       void scenarios.load();
-      void loadTaskCard().catch(() => undefined);
+      fetchLaterParts();
     });
   });
   addEventListener('popstate', () => void scenarios.followHistory());

@@ -14,6 +14,7 @@ import { callTool, chooseInRunMenu, openPlayground, serverStatus, taskCard } fro
 const OPENER_CHUNK = '**/assets/replay-opener.svelte-*.js';
 const SHARING_CHUNK = '**/assets/run-sharing-*.js';
 const TASK_CARD_CHUNK = '**/assets/TaskCard-*.js';
+const CALL_LIST_CHUNK = '**/assets/CallList-*.js';
 const replayBar = (page: Page) => page.getByRole('region', { name: 'Replay' });
 
 /** Drags `text` as a file named `name` over the window and drops it, as a file manager would. */
@@ -119,4 +120,21 @@ test("loading: the task card's code fails to load: the list says so, and Try aga
   await expect(taskCard(page, 'slow_compute')).toBeVisible();
   await expect(tasks.getByRole('alert')).toHaveCount(0);
   await expect(tasks.getByRole('heading', { name: 'Tasks', exact: true })).toBeFocused();
+});
+
+test("loading: the results list's code fails to load: Results says so, and Try again shows the call, answered meanwhile", async ({
+  page,
+}) => {
+  await page.route(CALL_LIST_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '1' });
+  const results = page.getByRole('region', { name: 'Results', exact: true });
+  await expect(results.getByRole('alert')).toContainText('The results could not be shown');
+
+  await page.unroute(CALL_LIST_CHUNK);
+  await results.getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(results.getByText('Answered with a task')).toBeVisible();
+  await expect(results.getByRole('alert')).toHaveCount(0);
+  await expect(results.getByRole('heading', { name: 'Results', exact: true })).toBeFocused();
 });
