@@ -138,3 +138,22 @@ test("loading: the results list's code fails to load: Results says so, and Try a
   await expect(results.getByRole('alert')).toHaveCount(0);
   await expect(results.getByRole('heading', { name: 'Results', exact: true })).toBeFocused();
 });
+
+test("loading: the connect form's code fails to load: the fold says so; closed and opened again, the form is there", async ({
+  page,
+}) => {
+  await page.route('**/assets/ConnectForm-*.js', (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  const fold = page.locator('details').filter({ hasText: 'Connect to your own server' });
+  const summary = fold.locator('summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(fold.getByRole('alert')).toContainText('The form could not be loaded');
+
+  await page.unroute('**/assets/ConnectForm-*.js');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(fold.getByRole('textbox', { name: 'MCP endpoint URL' })).toBeVisible();
+  await expect(fold.getByRole('alert')).toHaveCount(0);
+  await expect(summary).toBeFocused();
+});

@@ -142,6 +142,8 @@ const LAZY = [
   ['src/ui/components/CallList.svelte', 'the first call, or the page idle (CallResults, main)'],
   ['src/ui/components/ToolResult.svelte', 'with the list of calls'],
   ['src/ui/components/InputForm.svelte', 'with the task card or the list of calls'],
+  ['src/ui/components/ConnectForm.svelte', 'the Connect panel first opened (or hovered)'],
+  ['src/ui/components/OwnServerPanel.svelte', "a remote server's page (ConnectPanel, main)"],
   ['src/ui/components/BreakpointsForm.svelte', 'the Breakpoints panel first opened (or hovered)'],
   ['src/ui/components/ScenarioControls.svelte', 'with the scenario panel'],
   ['src/ui/components/ScenarioDrill.svelte', 'with the scenario panel'],
