@@ -26,6 +26,8 @@ import { PageStage } from './ui/state/scenario-stage.ts';
 import { recordRun } from './ui/state/record-run.ts';
 import { keepSeedInAddress } from './ui/state/seed-address.ts';
 import { LazyReplayOpener } from './ui/state/lazy-replay-opener.svelte.ts';
+import { fetchLaterParts } from './ui/state/later-parts.ts';
+import { loadOwnServerPanel } from './ui/state/connect-parts.ts';
 
 // Not top-level `await`: a lazily loaded chunk (the remote endpoint) imports modules of this
 // entry's chunk, and it could not finish loading while this module is still evaluating.
@@ -36,6 +38,8 @@ async function start(): Promise<void> {
   // cluster of workers: one node is today's single worker, the cluster control adds nodes.
   const storage = browserChoiceStorage();
   const choice = readRemoteChoice(storage);
+  // Its Connect panel is not the built-in page's: fetched with the endpoint, ready when drawn.
+  if (choice) void loadOwnServerPanel().catch(() => undefined);
   // The remote endpoint (and the SDK's HTTP client transport under it) loads only when chosen,
   // so the built-in playground's first load does not carry it.
   const remote = choice
@@ -94,9 +98,13 @@ async function start(): Promise<void> {
     applyAfterStart(session, shared.setup);
     void scenarios.startFromUrl();
     void followFromUrl(session);
-    // The scenario catalogue is not on the first screen's path: fetch it once the page is idle.
+    // The scenario catalogue, the task card and the results list are not on the first screen's
+    // path: fetch them once the page is idle (so the first Call's card and result find their code).
     const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    idle(() => void scenarios.load());
+    idle(() => {
+      void scenarios.load();
+      fetchLaterParts();
+    });
   });
   addEventListener('popstate', () => void scenarios.followHistory());
   addEventListener('pagehide', () => void session.close());

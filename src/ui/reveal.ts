@@ -6,6 +6,7 @@
  */
 import { tick } from 'svelte';
 import type { CallOutcome } from './state/tool-calls.svelte.ts';
+import { loadTaskCard } from './state/later-parts.ts';
 
 /** Frames to wait for the card: it is drawn in the frame after the session follows the task (per-frame.ts). */
 const FRAMES = 30;
@@ -44,6 +45,8 @@ export async function revealCallOutcome(outcome: Promise<CallOutcome>): Promise<
   const call = ++newestCall;
   const ended = await outcome;
   if (ended.kind !== 'task' || call !== newestCall) return;
+  // The card's code may still be on its way (later-parts.ts): its frames count from its arrival.
+  await loadTaskCard().catch(() => undefined);
   await tick();
   for (let frame = 0; frame < FRAMES && call === newestCall; frame++) {
     const card = taskCardOf(ended.taskId);

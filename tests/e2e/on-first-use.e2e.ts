@@ -1,17 +1,20 @@
 /**
- * What the Run menu and a dropped run file need loads on first use, not
- * with the page (issue 16: the first screen's JS under 150 KB gzip), and
- * nothing is lost for it: a file dropped while the replay opener's code is
- * still on its way opens once it arrives; a chunk that cannot be fetched is
- * said in words, the live page stays as it was, and the next try loads it.
+ * What the Run menu, a dropped run file and a task's card need loads on first
+ * use, not with the page (issue 16: the first screen's JS under 150 KB gzip),
+ * and nothing is lost for it: a file dropped while the replay opener's code is
+ * still on its way opens once it arrives, a task called meanwhile gets its
+ * card once the card's code comes; a chunk that cannot be fetched is said in
+ * words, the live page stays as it was, and the next try loads it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { serializeRunFile } from '../../src/record/run-file.ts';
 import { cancelRaceRun } from '../unit/replay/run-fixture.ts';
-import { chooseInRunMenu, openPlayground } from './playground.ts';
+import { callTool, chooseInRunMenu, openPlayground, serverStatus, taskCard } from './playground.ts';
 
 const OPENER_CHUNK = '**/assets/replay-opener.svelte-*.js';
 const SHARING_CHUNK = '**/assets/run-sharing-*.js';
+const TASK_CARD_CHUNK = '**/assets/TaskCard-*.js';
+const CALL_LIST_CHUNK = '**/assets/CallList-*.js';
 const replayBar = (page: Page) => page.getByRole('region', { name: 'Replay' });
 
 /** Drags `text` as a file named `name` over the window and drops it, as a file manager would. */
@@ -80,4 +83,77 @@ test("the Run menu's actions fail to load: Copy link says so and stays; once the
   await chooseInRunMenu(page, 'Copy link');
   await expect(note).toContainText('Link copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/[?&]seed=\d+/);
+});
+
+test('loading: a task card whose code is slow to come says so in the task list, then the card comes and shows the task to its end', async ({
+  page,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(TASK_CARD_CHUNK, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '1' });
+  const tasks = page.getByRole('region', { name: 'Tasks', exact: true });
+  await expect(tasks.getByRole('status')).toHaveText('Loading the task cards…');
+  release();
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed', {
+    timeout: 20_000,
+  });
+  await expect(tasks.getByText('Loading the task cards…')).toHaveCount(0);
+});
+
+test("loading: the task card's code fails to load: the list says so, and Try again draws the card with the focus kept", async ({
+  page,
+}) => {
+  await page.route(TASK_CARD_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '1' });
+  const tasks = page.getByRole('region', { name: 'Tasks', exact: true });
+  await expect(tasks.getByRole('alert')).toContainText('The task cards could not be shown');
+
+  await page.unroute(TASK_CARD_CHUNK);
+  await tasks.getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(taskCard(page, 'slow_compute')).toBeVisible();
+  await expect(tasks.getByRole('alert')).toHaveCount(0);
+  await expect(tasks.getByRole('heading', { name: 'Tasks', exact: true })).toBeFocused();
+});
+
+test("loading: the results list's code fails to load: Results says so, and Try again shows the call, answered meanwhile", async ({
+  page,
+}) => {
+  await page.route(CALL_LIST_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '1' });
+  const results = page.getByRole('region', { name: 'Results', exact: true });
+  await expect(results.getByRole('alert')).toContainText('The results could not be shown');
+
+  await page.unroute(CALL_LIST_CHUNK);
+  await results.getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(results.getByText('Answered with a task')).toBeVisible();
+  await expect(results.getByRole('alert')).toHaveCount(0);
+  await expect(results.getByRole('heading', { name: 'Results', exact: true })).toBeFocused();
+});
+
+test("loading: the connect form's code fails to load: the fold says so; closed and opened again, the form is there", async ({
+  page,
+}) => {
+  await page.route('**/assets/ConnectForm-*.js', (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  const fold = page.locator('details').filter({ hasText: 'Connect to your own server' });
+  const summary = fold.locator('summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(fold.getByRole('alert')).toContainText('The form could not be loaded');
+
+  await page.unroute('**/assets/ConnectForm-*.js');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(fold.getByRole('textbox', { name: 'MCP endpoint URL' })).toBeVisible();
+  await expect(fold.getByRole('alert')).toHaveCount(0);
+  await expect(summary).toBeFocused();
 });
