@@ -1,0 +1,50 @@
+/**
+ * Text a reader matches by eye reads whole at the page's three design widths
+ * (1440, 1024 and 390 px): the wire log's request ids once they pass 1000
+ * (an id cut to "#12…" cannot be paired with its answer).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { callTool, openPlayground, readWire } from './playground.ts';
+
+const WIDTHS = [1440, 1024, 390] as const;
+
+/** Presses "Call slow_compute" `count` times in the page, as a learner mashing the button would. */
+async function mashCall(page: Page, count: number): Promise<void> {
+  await page
+    .getByRole('form', { name: 'slow_compute' })
+    .getByRole('button', { name: 'Call slow_compute' })
+    .evaluate((button: HTMLButtonElement, n: number) => {
+      for (let i = 0; i < n; i++) button.click();
+    }, count);
+}
+
+/** The drawn rows' ids the id cell cuts (its text wider than the cell). */
+const cutIds = (page: Page): Promise<string[]> =>
+  page
+    .getByRole('list', { name: 'Wire log messages' })
+    .locator('.summary > .id')
+    .evaluateAll((cells) =>
+      cells.filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent),
+    );
+
+test('layout: request ids past 1000 read whole in the wire log at 1440, 1024 and 390 px', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  // Twenty tasks polled every 100 ms bring the ids past 1000 within seconds.
+  await callTool(page, 'slow_compute', { seconds: '120', pollIntervalMs: '100' });
+  await mashCall(page, 19);
+  await readWire(
+    page,
+    (rows) => rows.some((row) => Number(row.id.replace(/^#/, '')) >= 1000),
+    'a request id past 1000',
+    { timeout: 90_000 },
+  );
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByRole('list', { name: 'Wire log messages' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => cutIds(page), { message: `ids cut at ${width} px` }).toEqual([]);
+  }
+});
