@@ -92,7 +92,7 @@ test('at 1440 px with the world behind wall time and a breakpoint set, the heade
     expect(box!.x + box!.width).toBeLessThanOrEqual(linkBox!.x + linkBox!.width + 0.5);
     expect(await words.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   }
-  // The brand has less room with the lag shown: the protocol line is whole still (its short form).
+  // The brand has less room with the lag shown (240 px): the protocol line is whole still.
   expect(await protocolLine(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
 
