@@ -1,10 +1,11 @@
 /**
  * Text a reader matches by eye reads whole at the page's three design widths
  * (1440, 1024 and 390 px): the wire log's request ids once they pass 1000
- * (an id cut to "#12…" cannot be paired with its answer).
+ * (an id cut to "#12…" cannot be paired with its answer), and a task card's
+ * facts (the client's state, polls, interval, TTL), on a phone too.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { callTool, openPlayground, readWire } from './playground.ts';
+import { callTool, openPlayground, readWire, serverStatus, taskCard } from './playground.ts';
 
 const WIDTHS = [1440, 1024, 390] as const;
 
@@ -46,5 +47,26 @@ test('layout: request ids past 1000 read whole in the wire log at 1440, 1024 and
     await page.setViewportSize({ width, height: 900 });
     await page.getByRole('list', { name: 'Wire log messages' }).scrollIntoViewIfNeeded();
     await expect.poll(() => cutIds(page), { message: `ids cut at ${width} px` }).toEqual([]);
+  }
+});
+
+/** The facts of `tool`'s card whose term or value its cell cuts. */
+const cutFacts = (page: Page, tool: string): Promise<string[]> =>
+  taskCard(page, tool)
+    .locator('.fact > *')
+    .evaluateAll((parts) =>
+      parts.filter((part) => part.scrollWidth > part.clientWidth).map((part) => part.textContent),
+    );
+
+test("layout: a task card's facts read whole at 1440, 1024 and 390 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '120' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('working');
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect
+      .poll(() => cutFacts(page, 'slow_compute'), { message: `facts cut at ${width} px` })
+      .toEqual([]);
   }
 });

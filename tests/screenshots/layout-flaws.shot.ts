@@ -5,7 +5,14 @@
  * task cards' cells on a phone.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { callTool, openPlayground, readWire, tasksRegion } from '../e2e/playground.ts';
+import {
+  callTool,
+  openPlayground,
+  readWire,
+  serverStatus,
+  taskCard,
+  tasksRegion,
+} from '../e2e/playground.ts';
 import { shoot, WIDTHS } from './widths-shoot.ts';
 
 /** Presses "Call slow_compute" `count` times in the page (as many-tasks.e2e.ts does). */
@@ -47,6 +54,11 @@ for (const width of WIDTHS) {
       await card.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-card.png` });
       await page.getByRole('list', { name: 'Wire log messages' }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-wire.png` });
+      // A card asking for input, its form under the facts.
+      await callTool(page, 'confirm_delete', { filename: 'old.txt' });
+      const asking = taskCard(page, 'confirm_delete');
+      await expect(serverStatus(asking)).toHaveText('input_required');
+      await asking.screenshot({ path: `screenshots/widths/${width}-${scheme}-9-card-input.png` });
     });
   }
 }
