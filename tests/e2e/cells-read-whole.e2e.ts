@@ -1,8 +1,9 @@
 /**
  * Text a reader matches by eye reads whole at the page's three design widths
  * (1440, 1024 and 390 px): the wire log's request ids once they pass 1000
- * (an id cut to "#12…" cannot be paired with its answer), and a task card's
- * facts (the client's state, polls, interval, TTL), on a phone too.
+ * (an id cut to "#12…" cannot be paired with its answer), a task card's
+ * facts (the client's state, polls, interval, TTL), and on a phone with a
+ * cluster each wire row's node and gist.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { callTool, openPlayground, readWire, serverStatus, taskCard } from './playground.ts';
@@ -69,4 +70,29 @@ test("layout: a task card's facts read whole at 1440, 1024 and 390 px", async ({
       .poll(() => cutFacts(page, 'slow_compute'), { message: `facts cut at ${width} px` })
       .toEqual([]);
   }
+});
+
+test('layout: on a 390 px phone with a cluster, each wire row keeps its node and its gist in its one line', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openPlayground(page);
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  await panel.getByRole('button', { name: 'Cluster' }).click();
+  await panel.getByLabel('Nodes', { exact: true }).selectOption('3');
+  await expect(panel.getByTestId('cluster-node-3')).toContainText('up');
+  await callTool(page, 'slow_compute', { seconds: '2' });
+  await readWire(page, (rows) => rows.some((row) => row.method === 'tasks/get'));
+  const list = page.getByRole('list', { name: 'Wire log messages' });
+  await list.scrollIntoViewIfNeeded();
+  // A cell a track short wraps to a second grid row, which the one-line row clips away.
+  const outside = await list.locator('.summary').evaluateAll((rows) =>
+    rows.flatMap((row) => {
+      const box = row.getBoundingClientRect();
+      return [...row.querySelectorAll(':scope > .node, :scope > .gist-cell')]
+        .filter((cell) => cell.getBoundingClientRect().bottom > box.bottom)
+        .map((cell) => cell.className);
+    }),
+  );
+  expect(outside).toEqual([]);
 });
