@@ -1,10 +1,11 @@
 /**
  * The header as a newcomer meets it: one row at 1440 px (with the world
- * behind wall time and a breakpoint set too, the link's words whole), whose
- * Drop / Kill / Restart show a short word under their full names; Breakpoints named in
- * words; a kill with no request in flight not read as "Connected"; on a
- * phone, a pause said at the foot of the screen once the header has
- * scrolled away; a file dragged over the page covers the whole window.
+ * behind wall time and a breakpoint set too, the link's words and the
+ * protocol line whole), whose Drop / Kill / Restart show a short word under
+ * their full names; Breakpoints named in words; a kill with no request in
+ * flight not read as "Connected"; on a phone, a pause said at the foot of
+ * the screen once the header has scrolled away; a file dragged over the
+ * page covers the whole window.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openPlayground } from './playground.ts';
@@ -12,6 +13,8 @@ import { openPlayground } from './playground.ts';
 const header = (page: Page): Locator => page.getByRole('banner');
 const link = (page: Page): Locator => header(page).locator('.bar [role="status"]').first();
 const time = (page: Page): Locator => header(page).getByRole('group', { name: 'World time' });
+/** The line under the brand naming the protocol version and the tasks extension. */
+const protocolLine = (page: Page): Locator => header(page).locator('.brand p');
 
 /** The vertical middle of what `locator` draws. */
 async function middle(locator: Locator): Promise<number> {
@@ -49,8 +52,10 @@ test('at 1440 px the header is one row: brand, views, Run, time, the link and Dr
   const middles = await Promise.all(parts.map(middle));
   expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(12);
   expect((await bar.boundingBox())?.height).toBeLessThan(70);
-  // The link's words are whole in that row.
+  // The link's words are whole in that row, and so is the protocol line under the brand.
   expect(await link(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expect(protocolLine(page)).toHaveText(/2026-07-28/);
+  expect(await protocolLine(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
 
 test('at 1440 px with the world behind wall time and a breakpoint set, the header stays one row and says "worker #1" whole', async ({
@@ -87,6 +92,8 @@ test('at 1440 px with the world behind wall time and a breakpoint set, the heade
     expect(box!.x + box!.width).toBeLessThanOrEqual(linkBox!.x + linkBox!.width + 0.5);
     expect(await words.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   }
+  // The brand has less room with the lag shown (240 px): the protocol line is whole still.
+  expect(await protocolLine(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
 
 test('at 390 px the Breakpoints panel opens inside the window, paused or not, and Esc closes it after Add breakpoint', async ({

@@ -1,8 +1,8 @@
 /**
  * The learning views: the interview deck (an answer kept across a reload,
- * the model answer, "Prove it"), the myths page with its experiments, and
- * the explainer beside the wire. Reached by URL, by the header's nav, and by
- * keyboard alone.
+ * the model answer, "Prove it"), the myths page with its experiments (laid
+ * out in columns that fill the width), and the explainer beside the wire.
+ * Reached by URL, by the header's nav, and by keyboard alone.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { INTERVIEW_DECK } from '../../src/learn/interview-deck.ts';
@@ -112,6 +112,40 @@ test('myths: every wrong statement has a reason and an experiment that opens its
   await expect(page).toHaveURL(/[?&]scenario=no-tool-flag&play$/);
   await expect(page.getByRole('status', { name: 'Scenario run' })).not.toHaveText(/^Ready/);
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
+});
+
+test('layout: the myths fill the width in columns (four at 1440 px, two at 1024, one at 390), each card as tall as its text, none wider than its column', async ({
+  page,
+}) => {
+  await page.goto('/?view=myths');
+  const list = page.getByRole('list', { name: 'Wrong statements' });
+  await expect(list.getByRole('listitem')).toHaveCount(MISCONCEPTIONS.length);
+  for (const [width, columns] of [
+    [1440, 4],
+    [1024, 2],
+    [390, 1],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    const layout = await list.evaluate((grid) => {
+      const cards = [...grid.querySelectorAll('article')];
+      return {
+        columns: new Set(cards.map((card) => Math.round(card.getBoundingClientRect().left))).size,
+        // The blank in each card, below its explanation's last line (the explanation stretches to
+        // fill the card): in grid rows a short card took a tall neighbour's height.
+        blank: Math.max(
+          ...cards.map((card) => {
+            const truth = card.querySelector('.truth')!;
+            const text = document.createRange();
+            text.selectNodeContents(truth);
+            return truth.getBoundingClientRect().bottom - text.getBoundingClientRect().bottom;
+          }),
+        ),
+        cut: cards.filter((card) => card.scrollWidth > card.clientWidth).length,
+      };
+    });
+    expect(layout, `at ${width} px`).toMatchObject({ columns, cut: 0 });
+    expect(layout.blank, `at ${width} px`).toBeLessThan(4);
+  }
 });
 
 test('the explainer beside the wire: what changed, why shared storage, and the full view', async ({
