@@ -157,3 +157,30 @@ test("loading: the connect form's code fails to load: the fold says so; closed a
   await expect(fold.getByRole('alert')).toHaveCount(0);
   await expect(summary).toBeFocused();
 });
+
+test("loading: the statechart view's code fails to load: the layer says so with the focus on Try again, Esc goes back to the card, and the next try opens it", async ({
+  page,
+}) => {
+  const DETAIL_CHUNK = '**/assets/TaskDetail-*.js';
+  await page.route(DETAIL_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '30' });
+  const toggle = taskCard(page, 'slow_compute').getByRole('button', { name: 'Statechart' });
+  await toggle.click();
+  const alert = page
+    .getByRole('alert')
+    .filter({ hasText: 'The statechart view could not be loaded' });
+  await expect(alert).toBeVisible();
+  await expect(alert.getByRole('button', { name: 'Try again' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(alert).toHaveCount(0);
+  await expect(toggle).toBeFocused();
+
+  // Still failing: Try again says so again; then, the chunk reachable, Try again opens the detail.
+  await toggle.press('Enter');
+  await expect(alert.getByRole('button', { name: 'Try again' })).toBeFocused();
+  await page.unroute(DETAIL_CHUNK);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: /^Statechart of / })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+});

@@ -8,6 +8,8 @@ import { onFirstUse } from './on-first-use.ts';
 
 export const loadTaskCard = onFirstUse(() => import('../components/TaskCard.svelte'));
 export const loadCallList = onFirstUse(() => import('../components/CallList.svelte'));
+/** The task detail (statechart, history, timeline): loaded when the first one opens, not fetched ahead. */
+export const loadTaskDetail = onFirstUse(() => import('../components/TaskDetail.svelte'));
 
 /** Both parts, fetched ahead of need; a failure is said where the part is drawn, when it is. */
 export function fetchLaterParts(): void {
