@@ -10,8 +10,11 @@
  * Tested in Node (`tests/unit/ui/world-lag.test.ts`).
  */
 
-/** A gap under this is world time running with wall time: nothing is shown. */
-export const SAME_WITHIN_MS = 50;
+/**
+ * A gap under this is world time running with wall time: nothing is shown. A tenth of a second,
+ * the least the words can say: at 50 ms a gap of 50–99 ms read "world 0.0 s behind wall".
+ */
+export const SAME_WITHIN_MS = 100;
 
 export interface WorldLag {
   /** "12 s", "2.4 s", "3 min 5 s": how far apart. */

@@ -21,7 +21,14 @@ describe('worldLag', () => {
       way: 'behind',
       words: 'world 12 s behind wall',
     });
-    expect(worldLag(WALL - SAME_WITHIN_MS, WALL)?.words).toBe('world 0.0 s behind wall');
+    expect(worldLag(WALL - SAME_WITHIN_MS, WALL)?.words).toBe('world 0.1 s behind wall');
+  });
+
+  it('never says a gap of nothing: under a tenth of a second it says nothing at all', () => {
+    for (const gap of [50, 75, 99]) {
+      expect(worldLag(WALL - gap, WALL)).toBeUndefined();
+      expect(worldLag(WALL + gap, WALL)).toBeUndefined();
+    }
   });
 
   it('sped up past wall time: ahead of it', () => {
