@@ -118,3 +118,33 @@ test('T13: a task whose TTL passed while the server was down says what it last h
   await expect(detail.getByTestId('history-position')).toHaveText(/Step 1 of 1:/);
   await expect(detail.getByTestId('history-event')).toContainText('CreateTaskResult');
 });
+
+test('T6, T13: a task that completes goes from working straight to completed: no frame says "last heard"', async ({
+  page,
+}) => {
+  await callTool(page, 'slow_compute', { seconds: '2' });
+  const card = taskCard(page, 'slow_compute');
+  await expect(serverStatus(card)).toHaveText('working');
+  // Every painted frame's badge, read in the page (a poll from the test would miss a single frame).
+  const taskId = ((await card.locator('.task-id').textContent()) ?? '').trim();
+  await page.evaluate((taskId) => {
+    const seen: string[] = [];
+    (window as unknown as { badgesSeen: string[] }).badgesSeen = seen;
+    const read = () => {
+      const card = [...document.querySelectorAll('article')].find((article) =>
+        article.querySelector('.task-id')?.textContent?.includes(taskId),
+      );
+      const badge = card?.querySelector('[role="status"][aria-label="Server status"]');
+      const text = badge?.textContent?.trim() ?? '';
+      if (text !== seen.at(-1)) seen.push(text);
+      if (!text.includes('completed')) requestAnimationFrame(read);
+    };
+    requestAnimationFrame(read);
+  }, taskId);
+  await expect(serverStatus(card)).toHaveText('completed', { timeout: 20_000 });
+  const seen = await page.evaluate(
+    () => (window as unknown as { badgesSeen: string[] }).badgesSeen,
+  );
+  expect(seen.at(-1)).toContain('completed');
+  expect(seen.filter((text) => text.includes('last heard'))).toEqual([]);
+});

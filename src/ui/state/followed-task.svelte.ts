@@ -19,6 +19,7 @@ import { fromStore } from 'svelte/store';
 import type { SnapshotFrom } from 'xstate';
 import type { TaskActor } from '../../client/task-follower.ts';
 import { actorNow } from './actor-clock.ts';
+import { cardStatus, type CardStatus } from './card-status.ts';
 import {
   createdAtMs,
   pollIntervalMs,
@@ -175,6 +176,21 @@ export class FollowedTask {
     const value = this.snapshot.value;
     if (typeof value === 'string') return { done: true, final: value };
     return { done: false, ...value.active };
+  }
+
+  /**
+   * The card's status badge, from one snapshot: the status, whether the actor stopped and its
+   * outcome as drawn in the same frame. {@link done} flips as soon as the actor stops, a frame
+   * ahead of the per-frame snapshot, so a badge mixing the two said "last heard: working" for a
+   * frame each time a task completed.
+   */
+  get badge(): CardStatus {
+    const snapshot = this.snapshot;
+    return cardStatus(
+      snapshot.context.task.status,
+      snapshot.status !== 'active',
+      snapshot.context.outcome,
+    );
   }
 
   /** The actor has stopped: an outcome was reached or the user forgot the task. */
