@@ -124,6 +124,68 @@ test('at 390 px the Breakpoints panel opens inside the window, paused or not, an
   await expect(time(page).locator('summary')).toBeFocused();
 });
 
+/** Whether the focus is inside the Breakpoints disclosure (its summary or its panel). */
+const focusInBreakpoints = (page: Page): Promise<boolean> =>
+  time(page)
+    .locator('details')
+    .evaluate((details) => details.contains(document.activeElement));
+
+/** Whether `locator` is what a press at its middle lands on (nothing drawn over it). */
+const uncovered = (locator: Locator): Promise<boolean> =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return el.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+  });
+
+test('keyboard: at 390 px a Tab past the Breakpoints panel closes it, so Drop connection, which it covered, takes the focus in sight; a press outside closes it; Esc inside still closes it onto its summary', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openPlayground(page);
+  const summary = time(page).locator('summary');
+  const panel = time(page).locator('.panel');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(time(page).getByLabel('Pause when a tasks/cancel is in flight')).toBeVisible();
+  // Tab through the panel's fields (a handful) until the focus leaves it.
+  for (let presses = 0; presses < 20 && (await focusInBreakpoints(page)); presses++)
+    await page.keyboard.press('Tab');
+  expect(await focusInBreakpoints(page)).toBe(false);
+  await expect(panel).toBeHidden();
+  const drop = header(page).getByRole('button', { name: 'Drop connection', exact: true });
+  await expect(drop).toBeFocused();
+  expect(await uncovered(drop)).toBe(true);
+
+  // A press outside the open panel, on nothing focusable, closes it.
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel).toBeVisible();
+  await page.mouse.click(195, 830);
+  await expect(panel).toBeHidden();
+
+  // Kept: Esc with the focus inside closes the panel and puts the focus back on its summary.
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  expect(await focusInBreakpoints(page)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(summary).toBeFocused();
+});
+
+test('keyboard: at 1440 px a press outside the open Breakpoints panel closes it, uncovering "What changed"', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  const panel = time(page).locator('.panel');
+  await time(page).locator('summary').click();
+  await expect(time(page).getByLabel('Pause when a tasks/cancel is in flight')).toBeVisible();
+  await header(page).getByRole('heading', { name: 'MCP Tasks Playground' }).click();
+  await expect(panel).toBeHidden();
+  expect(await uncovered(page.getByRole('button', { name: 'What changed' }))).toBe(true);
+});
+
 test('C8: a kill with no request in flight: the link says the server is stopped, not "Connected"', async ({
   page,
 }) => {

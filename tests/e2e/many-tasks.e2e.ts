@@ -109,6 +109,27 @@ test('T14: 45 tasks: only the cards near view are in the DOM, each says where it
 /** The calls the Results list draws at first (NEWEST_DRAWN in tool-calls.svelte.ts). */
 const NEWEST_RESULTS = 20;
 
+test('keyboard: Enter on the last "Show N earlier" of Results puts the focus on the first call it draws, not on <body>', async ({
+  page,
+}) => {
+  test.setTimeout(120_000); // 25 tasks started at once: slow on a shared machine
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  const total = NEWEST_RESULTS + 5;
+  await callTool(page, 'slow_compute', { seconds: '600', pollIntervalMs: '10000' });
+  await mashCall(page, total - 1);
+  const results = resultsRegion(page);
+  const items = results.locator('ol > li');
+  await expect(items.first()).toHaveAttribute('aria-setsize', String(total), { timeout: 60_000 });
+  await expect(results).toContainText('5 earlier calls are not drawn');
+  const earlier = results.getByRole('button', { name: 'Show 5 earlier' });
+  await earlier.focus();
+  await page.keyboard.press('Enter');
+  await expect(items).toHaveCount(total);
+  await expect(earlier).toHaveCount(0);
+  await expect(results.locator(`ol > li[aria-posinset="${NEWEST_RESULTS + 1}"]`)).toBeFocused();
+});
+
 /** Tasks in the long-list test (not the bench's thousand: see the test's first comment). */
 const COUNT = 300;
 
