@@ -71,7 +71,16 @@ test('T12: paused, no tasks/get leaves for 5 s of wall time; resumed, polls come
 
   // The newest tasks/get drawn, by its place in the whole log.
   const lastGet = async () => (await readWire(page, () => true)).filter(isGet).at(-1)?.seq ?? -1;
-  const before = await lastGet();
+  // A poll sent just before the click is drawn a frame or more later (on a loaded machine, after
+  // "Paused" shows): the newest is read once two reads half a second apart agree.
+  let before = await lastGet();
+  const settled = async () => {
+    const newest = await lastGet();
+    const same = newest === before;
+    before = newest;
+    return same;
+  };
+  await expect.poll(settled, { intervals: [500], timeout: 5000 }).toBe(true);
   await holdsFor(lastGet, before, 5000);
 
   await time.getByRole('button', { name: 'Resume' }).click();
