@@ -185,12 +185,16 @@ export class FollowedTask {
    * frame each time a task completed.
    */
   get badge(): CardStatus {
-    const snapshot = this.snapshot;
-    return cardStatus(
-      snapshot.context.task.status,
-      snapshot.status !== 'active',
-      snapshot.context.outcome,
-    );
+    const { context } = this.snapshot;
+    return cardStatus(context.task.status, this.doneAsDrawn, context.outcome);
+  }
+
+  /**
+   * {@link done} as the per-frame snapshot has it: what a card shows beside the snapshot's status
+   * and context ("last heard", the chart's legend) reads this, so the two never disagree for a frame.
+   */
+  get doneAsDrawn(): boolean {
+    return this.snapshot.status !== 'active';
   }
 
   /** The actor has stopped: an outcome was reached or the user forgot the task. */

@@ -106,6 +106,10 @@ export class ReplayTask {
   readonly pollIntervalMs: number;
   readonly done: boolean;
   readonly ttlMs: number | null;
+  /** {@link done}: a replay's task is one reading, so what is drawn and what is known agree. */
+  get doneAsDrawn(): boolean {
+    return this.done;
+  }
   /** The machine's state value at this moment (what the detail names on its element). */
   readonly snapshot: { readonly value: unknown };
   readonly #at: ReplayMoment;
