@@ -1,8 +1,9 @@
 /**
  * Parts of the page the first screen does not draw, kept out of its bundle: the task card (the
- * first screen has no task) and the list of calls under Results (nor any call). Each list asks for
- * its part with its first item; the page fetches both once idle after start (`fetchLaterParts`),
- * so the first Call finds them there; a Call's reveal waits for the card's code before looking.
+ * first screen has no task), the list of calls under Results (nor any call) and the task detail.
+ * Each list asks for its part with its first item; the page fetches those two once idle after
+ * start (`fetchLaterParts`), so the first Call finds them there; a Call's reveal waits for the
+ * card's code before looking. The detail loads when the first one opens.
  */
 import { onFirstUse } from './on-first-use.ts';
 
