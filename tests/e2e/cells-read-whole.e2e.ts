@@ -6,19 +6,16 @@
  * cluster each wire row's node and gist.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { callTool, openPlayground, readWire, serverStatus, taskCard } from './playground.ts';
+import {
+  callTool,
+  mashCall,
+  openPlayground,
+  readWire,
+  serverStatus,
+  taskCard,
+} from './playground.ts';
 
 const WIDTHS = [1440, 1024, 390] as const;
-
-/** Presses "Call slow_compute" `count` times in the page, as a learner mashing the button would. */
-async function mashCall(page: Page, count: number): Promise<void> {
-  await page
-    .getByRole('form', { name: 'slow_compute' })
-    .getByRole('button', { name: 'Call slow_compute' })
-    .evaluate((button: HTMLButtonElement, n: number) => {
-      for (let i = 0; i < n; i++) button.click();
-    }, count);
-}
 
 /** The drawn rows' ids the id cell cuts (its text wider than the cell). */
 const cutIds = (page: Page): Promise<string[]> =>

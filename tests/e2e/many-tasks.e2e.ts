@@ -8,22 +8,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   callTool,
+  mashCall,
   openPlayground,
   resultsRegion,
   serverStatus,
   taskCard,
   tasksRegion,
 } from './playground.ts';
-
-/** Presses "Call slow_compute" `count` times in the page, as a learner mashing the button would. */
-async function mashCall(page: Page, count: number): Promise<void> {
-  await page
-    .getByRole('form', { name: 'slow_compute' })
-    .getByRole('button', { name: 'Call slow_compute' })
-    .evaluate((button: HTMLButtonElement, n: number) => {
-      for (let i = 0; i < n; i++) button.click();
-    }, count);
-}
 
 /** The Tasks panel itself (the region named "Tasks", not "Keeping tasks"). */
 const taskPanel = (page: Page): Locator => page.locator('section[aria-labelledby="tasks-heading"]');

@@ -24,6 +24,16 @@ export async function openPlayground(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: /^slow_compute\b/ })).toBeVisible();
 }
 
+/** Presses "Call slow_compute" `count` times in the page, as a learner mashing the button would. */
+export async function mashCall(page: Page, count: number): Promise<void> {
+  await page
+    .getByRole('form', { name: 'slow_compute' })
+    .getByRole('button', { name: 'Call slow_compute' })
+    .evaluate((button: HTMLButtonElement, n: number) => {
+      for (let i = 0; i < n; i++) button.click();
+    }, count);
+}
+
 /** Picks a tool, fills its generated form by label, and presses "Call <tool>". */
 export async function callTool(
   page: Page,

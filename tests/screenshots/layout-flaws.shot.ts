@@ -4,26 +4,10 @@
  * request ids pass 1000, the header's protocol line, the Myths grid, and the
  * task cards' cells on a phone.
  */
-import { expect, test, type Page } from '@playwright/test';
-import {
-  callTool,
-  openPlayground,
-  readWire,
-  serverStatus,
-  taskCard,
-  tasksRegion,
-} from '../e2e/playground.ts';
+import { expect, test } from '@playwright/test';
+import { callTool, mashCall, openPlayground, readWire, serverStatus, taskCard, tasksRegion } from '../e2e/playground.ts';
 import { shoot, WIDTHS } from './widths-shoot.ts';
 
-/** Presses "Call slow_compute" `count` times in the page (as many-tasks.e2e.ts does). */
-async function mashCall(page: Page, count: number): Promise<void> {
-  await page
-    .getByRole('form', { name: 'slow_compute' })
-    .getByRole('button', { name: 'Call slow_compute' })
-    .evaluate((button: HTMLButtonElement, n: number) => {
-      for (let i = 0; i < n; i++) button.click();
-    }, count);
-}
 
 for (const width of WIDTHS) {
   for (const scheme of ['light', 'dark'] as const) {
