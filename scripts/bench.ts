@@ -26,6 +26,7 @@ import { table, type Figure } from './bench/figures.ts';
 import { goals, goalTable } from './bench/goals.ts';
 import { nodeHost } from './bench/node-host.ts';
 import { pageFollow } from './bench/page-follow.ts';
+import { pageHeap } from './bench/page-heap.ts';
 import { resume } from './bench/resume.ts';
 import { runFile } from './bench/run-file.ts';
 import { scheduleFloor } from './bench/schedule-floor.ts';
@@ -38,6 +39,7 @@ const PARTS: readonly BenchPart[] = [
   nodeHost,
   cluster,
   pageFollow,
+  pageHeap,
   scheduleFloor,
   followerMachine,
   resume,

@@ -24,6 +24,7 @@ import {
 import { pollIntervalMs } from '../../machines/task-machine.ts';
 import type { TaskStatus } from '../../protocol/task.ts';
 import { graphOf } from '../statechart/graph-cache.ts';
+import { HISTORY_LIMIT, HistoryBudget, pageHistoryBudget } from './history-budget.ts';
 
 /** What the page shows beside the chart at one step. */
 export interface StepFacts {
@@ -65,9 +66,6 @@ type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
 function lastErrorOf({ lastError: error }: TaskSnapshot['context']): string | undefined {
   return error ? `${error.code !== undefined ? `${error.code} ` : ''}${error.message}` : undefined;
 }
-
-/** Steps a task's history keeps: the newest ones, enough to step back through several minutes of polling. */
-export const HISTORY_LIMIT = 400;
 
 /**
  * Derived facts of a step that depend only on the machine graph and the
@@ -116,7 +114,8 @@ function keyOf(transition: AnyTransitionDefinition): string {
 }
 
 /**
- * Records one actor's steps as they happen, keeping the newest `limit`.
+ * Records one actor's steps as they happen, keeping the newest `keep`: a
+ * number, or a share of a {@link HistoryBudget} (the page's: `historyOf`).
  * Append-only: a step, once recorded, is never changed, and recording one
  * copies nothing; {@link steps} copies the kept ones out when read after a
  * change, so a history nobody looks at costs one step object per event.
@@ -124,8 +123,13 @@ function keyOf(transition: AnyTransitionDefinition): string {
  */
 export class HistoryRecorder {
   readonly graph: MachineGraph;
-  readonly #limit: number;
-  /** Oldest first; may hold up to twice `limit` steps, trimmed a `limit` at a time. */
+  readonly #keep: number | HistoryBudget;
+  readonly #leaveBudget: () => void;
+  /**
+   * Oldest first; may hold a quarter more than the limit (at least 8 more),
+   * trimmed back to it then: a trim copies the limit's pointers once per
+   * quarter of it recorded, and the steps held stay near what is kept.
+   */
   #all: HistoryStep[] = [];
   /** What {@link steps} gave last; dropped when a step is recorded. */
   #read: readonly HistoryStep[] | undefined;
@@ -137,9 +141,10 @@ export class HistoryRecorder {
   readonly #unsubscribe: () => void;
   readonly #now: () => number;
 
-  constructor(actor: TaskActor, graph: MachineGraph, limit = HISTORY_LIMIT) {
+  constructor(actor: TaskActor, graph: MachineGraph, keep: number | HistoryBudget = HISTORY_LIMIT) {
     this.graph = graph;
-    this.#limit = Math.max(1, limit);
+    this.#keep = typeof keep === 'number' ? Math.max(1, Math.floor(keep)) : keep;
+    this.#leaveBudget = typeof keep === 'number' ? () => undefined : keep.join(this);
     this.#now = actorNow(actor);
     const observe = (event: InspectionEvent): void => {
       // Invoked promise actors share the system; only the task actor's own steps count.
@@ -154,9 +159,14 @@ export class HistoryRecorder {
     this.#record('xstate.init', actor.getSnapshot());
   }
 
+  /** How many steps are kept now (a budget's share changes as tasks come and go). */
+  get limit(): number {
+    return typeof this.#keep === 'number' ? this.#keep : this.#keep.share;
+  }
+
   /** The kept steps, oldest first: the same array until the next step is recorded. */
   get steps(): readonly HistoryStep[] {
-    this.#read ??= this.#all.slice(-this.#limit);
+    this.#read ??= this.#all.slice(-this.limit);
     return this.#read;
   }
 
@@ -173,6 +183,7 @@ export class HistoryRecorder {
 
   stop(): void {
     this.#unsubscribe();
+    this.#leaveBudget();
   }
 
   #record(eventType: string, snapshot: TaskSnapshot): void {
@@ -209,7 +220,9 @@ export class HistoryRecorder {
         : undefined,
     };
     this.#all.push(step);
-    if (this.#all.length >= 2 * this.#limit) this.#all = this.#all.slice(-this.#limit);
+    const limit = this.limit;
+    if (this.#all.length >= limit + Math.max(8, Math.ceil(limit / 4)))
+      this.#all = this.#all.slice(-limit);
     this.#read = undefined;
     if (this.#listeners.size > 0) for (const listener of [...this.#listeners]) listener(step);
   }
@@ -230,11 +243,14 @@ export class HistoryRecorder {
  */
 const recorders = new WeakMap<TaskActor, HistoryRecorder>();
 
-/** The recorder of `actor`'s steps (kept {@link HISTORY_LIMIT}), started now if nothing asked before. */
+/** The recorder of `actor`'s steps (kept: a share of the page's budget), started now if nothing asked before. */
 export function historyOf(actor: TaskActor): HistoryRecorder {
   let recorder = recorders.get(actor);
   if (!recorder)
-    recorders.set(actor, (recorder = new HistoryRecorder(actor, graphOf(actor.logic))));
+    recorders.set(
+      actor,
+      (recorder = new HistoryRecorder(actor, graphOf(actor.logic), pageHistoryBudget)),
+    );
   return recorder;
 }
 

@@ -11,6 +11,7 @@ import type { Timers } from '../../../src/clock/timers.ts';
 import { machineGraph } from '../../../src/machines/machine-graph.ts';
 import { pollsBy, taskMachine } from '../../../src/machines/task-machine.ts';
 import type { CreateTaskResult, DetailedTask, TaskStatus } from '../../../src/protocol/task.ts';
+import type { HistoryBudget } from '../../../src/ui/state/history-budget.ts';
 import { HistoryRecorder, type HistoryStep } from '../../../src/ui/state/task-history.ts';
 import { BASE, created as createdResult, report as serverReport } from './task-machine-driver.ts';
 
@@ -25,10 +26,11 @@ export function report(
   return serverReport(status, { taskId: 't1', ...extra }, at);
 }
 
-/** Follows task `t1` (created `working`, `created` overriding its fields), answered by `polls`. */
+/** Follows task `t1` (created `working`, `created` overriding its fields), answered by `polls`; its history keeps `keep` (50 steps, or a budget's share). */
 export function recordedRun(
   polls: ((at: number) => DetailedTask)[],
   created: Partial<CreateTaskResult> = {},
+  keep: number | HistoryBudget = 50,
 ) {
   const clock = new SimulatedClock();
   let n = 0;
@@ -53,7 +55,7 @@ export function recordedRun(
   });
   actor.start();
   const graph = machineGraph(actor.logic);
-  const recorder = new HistoryRecorder(actor, graph, 50);
+  const recorder = new HistoryRecorder(actor, graph, keep);
   /** Moves the simulated clock on by `ms`, 1 ms at a time, letting promises settle between. */
   const advance = async (ms: number) => {
     for (let i = 0; i < ms; i++) {
