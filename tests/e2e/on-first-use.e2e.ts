@@ -112,7 +112,14 @@ test("loading: the task card's code fails to load: the list says so, and Try aga
   await openPlayground(page);
   await callTool(page, 'slow_compute', { seconds: '1' });
   const tasks = page.getByRole('region', { name: 'Tasks', exact: true });
-  await expect(tasks.getByRole('alert')).toContainText('The task cards could not be shown');
+  // A plain sentence, not the browser's words with the asset's URL (those wait under a disclosure).
+  await expect(tasks.getByRole('alert').locator('p')).toHaveText(
+    'The task cards could not be loaded: the network or the server did not answer.',
+  );
+  const browserSaid = tasks.getByRole('alert').locator('details');
+  await expect(browserSaid).not.toHaveAttribute('open');
+  await browserSaid.locator('summary').click();
+  await expect(browserSaid).toContainText('/assets/TaskCard-');
 
   await page.unroute(TASK_CARD_CHUNK);
   await tasks.getByRole('button', { name: 'Try again' }).focus();
@@ -129,7 +136,9 @@ test("loading: the results list's code fails to load: Results says so, and Try a
   await openPlayground(page);
   await callTool(page, 'slow_compute', { seconds: '1' });
   const results = page.getByRole('region', { name: 'Results', exact: true });
-  await expect(results.getByRole('alert')).toContainText('The results could not be shown');
+  await expect(results.getByRole('alert')).toContainText(
+    'The results could not be loaded: the network or the server did not answer.',
+  );
 
   await page.unroute(CALL_LIST_CHUNK);
   await results.getByRole('button', { name: 'Try again' }).focus();
