@@ -193,3 +193,30 @@ test("loading: the statechart view's code fails to load: the layer says so with 
   await expect(page.getByRole('region', { name: /^Statechart of / })).toBeVisible();
   await expect(alert).toHaveCount(0);
 });
+
+test("loading: the Breakpoints form's code fails to load: the open panel says so; Try again, still failing, keeps the focus on Try again, then draws the form with the focus on the summary", async ({
+  page,
+}) => {
+  const FORM_CHUNK = '**/assets/BreakpointsForm-*.js';
+  await page.route(FORM_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  const popover = page.locator('details.breaks');
+  const summary = popover.locator('summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const alert = popover.getByRole('alert');
+  await expect(alert.locator('p')).toHaveText(
+    'The breakpoints could not be loaded: the network or the server did not answer.',
+  );
+  const tryAgain = alert.getByRole('button', { name: 'Try again' });
+  await tryAgain.focus();
+  await page.keyboard.press('Enter');
+  await expect(tryAgain).toBeFocused();
+
+  await page.unroute(FORM_CHUNK);
+  await page.keyboard.press('Enter');
+  await expect(popover.getByRole('button', { name: 'Add breakpoint' })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  await expect(summary).toBeFocused();
+  await expect(popover).toHaveAttribute('open');
+});

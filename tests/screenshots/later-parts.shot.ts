@@ -2,7 +2,8 @@
  * The parts the first screen does not carry (the task card, the Results list of calls,
  * `later-parts.ts`) while their code is slow to come, and once it failed, at the three design
  * widths in both themes (screenshots/widths/<width>-<scheme>-10-later-loading.png,
- * …-10-later-failed.png), and the task detail whose code failed (…-10-later-detail-failed.png):
+ * …-10-later-failed.png), and the task detail and the Breakpoints form whose code failed
+ * (…-10-later-detail-failed.png, …-10-later-breakpoints-failed.png):
  * the notes sit where the cards and calls will be, and the page around them is drawn as ever.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -58,6 +59,18 @@ for (const width of WIDTHS) {
       const alert = page.getByRole('alert').filter({ hasText: 'The statechart view could not' });
       await expect(alert.getByRole('button', { name: 'Try again' })).toBeFocused();
       await shoot(page, `${width}-${scheme}-10-later-detail-failed`);
+    });
+
+    test(`the Breakpoints form whose code failed at ${width} px (${scheme})`, async ({ page }) => {
+      await page.route('**/assets/BreakpointsForm-*.js', (route) =>
+        route.abort('internetdisconnected'),
+      );
+      await openPlayground(page);
+      await page.locator('details.breaks summary').click();
+      await expect(page.locator('details.breaks').getByRole('alert')).toContainText(
+        'could not be loaded',
+      );
+      await shoot(page, `${width}-${scheme}-10-later-breakpoints-failed`);
     });
     });
   }
