@@ -112,7 +112,14 @@ test("loading: the task card's code fails to load: the list says so, and Try aga
   await openPlayground(page);
   await callTool(page, 'slow_compute', { seconds: '1' });
   const tasks = page.getByRole('region', { name: 'Tasks', exact: true });
-  await expect(tasks.getByRole('alert')).toContainText('The task cards could not be shown');
+  // A plain sentence, not the browser's words with the asset's URL (those wait under a disclosure).
+  await expect(tasks.getByRole('alert').locator('p')).toHaveText(
+    'The task cards could not be loaded: the network or the server did not answer.',
+  );
+  const browserSaid = tasks.getByRole('alert').locator('details');
+  await expect(browserSaid).not.toHaveAttribute('open');
+  await browserSaid.locator('summary').click();
+  await expect(browserSaid).toContainText('/assets/TaskCard-');
 
   await page.unroute(TASK_CARD_CHUNK);
   await tasks.getByRole('button', { name: 'Try again' }).focus();
@@ -129,7 +136,9 @@ test("loading: the results list's code fails to load: Results says so, and Try a
   await openPlayground(page);
   await callTool(page, 'slow_compute', { seconds: '1' });
   const results = page.getByRole('region', { name: 'Results', exact: true });
-  await expect(results.getByRole('alert')).toContainText('The results could not be shown');
+  await expect(results.getByRole('alert')).toContainText(
+    'The results could not be loaded: the network or the server did not answer.',
+  );
 
   await page.unroute(CALL_LIST_CHUNK);
   await results.getByRole('button', { name: 'Try again' }).focus();
@@ -183,4 +192,31 @@ test("loading: the statechart view's code fails to load: the layer says so with 
   await page.keyboard.press('Enter');
   await expect(page.getByRole('region', { name: /^Statechart of / })).toBeVisible();
   await expect(alert).toHaveCount(0);
+});
+
+test("loading: the Breakpoints form's code fails to load: the open panel says so; Try again, still failing, keeps the focus on Try again, then draws the form with the focus on the summary", async ({
+  page,
+}) => {
+  const FORM_CHUNK = '**/assets/BreakpointsForm-*.js';
+  await page.route(FORM_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  const popover = page.locator('details.breaks');
+  const summary = popover.locator('summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const alert = popover.getByRole('alert');
+  await expect(alert.locator('p')).toHaveText(
+    'The breakpoints could not be loaded: the network or the server did not answer.',
+  );
+  const tryAgain = alert.getByRole('button', { name: 'Try again' });
+  await tryAgain.focus();
+  await page.keyboard.press('Enter');
+  await expect(tryAgain).toBeFocused();
+
+  await page.unroute(FORM_CHUNK);
+  await page.keyboard.press('Enter');
+  await expect(popover.getByRole('button', { name: 'Add breakpoint' })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  await expect(summary).toBeFocused();
+  await expect(popover).toHaveAttribute('open');
 });

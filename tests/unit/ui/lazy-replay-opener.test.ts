@@ -86,7 +86,7 @@ describe("LazyReplayOpener: drop and ?run= from load, the opener's code at the f
     await opening;
     expect(replays.opening).toMatchObject({ kind: 'failed', name: 'run-2.json' });
     expect(replays.opening.kind === 'failed' && replays.opening.error).toMatch(
-      /could not be loaded \(Failed to fetch dynamically imported module\); try again/,
+      /could not be loaded \(the network or the server did not answer\); try again/,
     );
     expect(replays.replay).toBeUndefined();
     replays.dismissError();

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { onFirstUse, reasonOf } from '../../../src/ui/state/on-first-use.ts';
+import {
+  NOT_FETCHED_REASON,
+  onFirstUse,
+  rawReasonOf,
+  reasonOf,
+} from '../../../src/ui/state/on-first-use.ts';
 
 describe('onFirstUse: a module fetched when first asked for', () => {
   it('loads nothing until asked, then once for every caller', async () => {
@@ -26,8 +31,29 @@ describe('onFirstUse: a module fetched when first asked for', () => {
     expect(loads).toBe(2);
   });
 
-  it('says why in words, for an Error and for anything else thrown', () => {
-    expect(reasonOf(new TypeError('Failed to fetch'))).toBe('Failed to fetch');
-    expect(reasonOf('offline')).toBe('offline');
+  it("says a chunk that got no answer in plain words, whichever browser's words, not the asset's URL", () => {
+    const notFetched = [
+      'Failed to fetch dynamically imported module: http://127.0.0.1:4173/assets/TaskCard-abc.js',
+      'error loading dynamically imported module: http://127.0.0.1:4173/assets/TaskCard-abc.js',
+      'Importing a module script failed.',
+      'Unable to preload CSS for /assets/TaskCard-abc.css',
+      'Failed to fetch',
+      'NetworkError when attempting to fetch resource.',
+      'Load failed',
+    ];
+    for (const message of notFetched) {
+      expect(reasonOf(new TypeError(message))).toBe(NOT_FETCHED_REASON);
+      // The browser's own words stay for an engineer.
+      expect(rawReasonOf(new TypeError(message))).toBe(message);
+    }
+    expect(NOT_FETCHED_REASON).toBe('the network or the server did not answer');
+  });
+
+  it('says any other failure in its own words, for an Error and for anything else thrown', () => {
+    expect(reasonOf(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(
+      "Cannot read properties of undefined (reading 'x')",
+    );
+    expect(reasonOf('Write permission denied.')).toBe('Write permission denied.');
+    expect(rawReasonOf('offline')).toBe('offline');
   });
 });
