@@ -58,6 +58,29 @@ export function isGlobalFault(event: FaultEvent): boolean {
 }
 
 /**
+ * Events the log keeps for context that break nothing: a link opened, the
+ * network back, a server or node (re)started or back behind the balancer,
+ * the conditions set. The log shows them muted and its count leaves them
+ * out: a clean start's "link #1 opened" is not a fault.
+ */
+export function breaksNothing(event: FaultEvent): boolean {
+  return (
+    event.kind === 'link.opened' ||
+    event.kind === 'network.online' ||
+    event.kind === 'server.started' ||
+    event.kind === 'node.started' ||
+    event.kind === 'node.rejoined' ||
+    event.kind === 'conditions.changed'
+  );
+}
+
+/** The fault log's count in words: "no faults", "1 fault", "3 faults" (calm events not counted). */
+export function faultCount(events: readonly FaultEvent[]): string {
+  const faults = events.filter((event) => !breaksNothing(event)).length;
+  return faults === 0 ? 'no faults' : faults === 1 ? '1 fault' : `${faults} faults`;
+}
+
+/**
  * The events that concern one task, for its timeline: faults on messages
  * about it, rules its messages fired, and every link, network and server fault.
  */

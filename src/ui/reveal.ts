@@ -2,7 +2,8 @@
  * After the learner presses Call, the task card it made is drawn in the
  * task list, often below the call form and "Keeping tasks", out of view:
  * the page brings it into view, so the first thing a newcomer sees after
- * their first call is the card that walks the lifecycle.
+ * their first call is the card that walks the lifecycle. If that scroll
+ * takes the pressed button out of view, the focus goes to the card.
  */
 import { tick } from 'svelte';
 import type { CallOutcome } from './state/tool-calls.svelte.ts';
@@ -31,6 +32,21 @@ export function scrollIntoViewAtOnce(element: Element): void {
   element.scrollIntoView({ block: 'nearest', behavior: 'instant' });
 }
 
+/**
+ * Whether `element` is drawn whole where the learner can see it: inside the window, and
+ * not scrolled out of its column (what is drawn at its corners is itself). <body> counts
+ * as in sight: there is no focus to lose.
+ */
+function wholeInSight(element: HTMLElement): boolean {
+  if (element === document.body) return true;
+  const box = element.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth)
+    return false;
+  const drawnAt = (x: number, y: number): boolean =>
+    element.contains(document.elementFromPoint(x, y));
+  return drawnAt(box.left + 2, box.top + 2) && drawnAt(box.right - 2, box.bottom - 2);
+}
+
 /** The newest call whose card is to be shown: only its reveal runs. */
 let newestCall = 0;
 
@@ -51,7 +67,13 @@ export async function revealCallOutcome(outcome: Promise<CallOutcome>): Promise<
   for (let frame = 0; frame < FRAMES && call === newestCall; frame++) {
     const card = taskCardOf(ended.taskId);
     if (card) {
+      const focused = document.activeElement;
       scrollIntoViewAtOnce(card);
+      // On a phone the control pressed ("Call slow_compute now", the form's Call) is a screen
+      // above the card: left there, the focus sits on a button no one can see, and the next
+      // Tab starts from it. The focus follows to what the call made, the card now in view.
+      if (focused instanceof HTMLElement && !card.contains(focused) && !wholeInSight(focused))
+        card.focus({ preventScroll: true });
       return;
     }
     await nextFrame();

@@ -1,7 +1,8 @@
 /**
  * Text a reader matches by eye reads whole at the page's three design widths
  * (1440, 1024 and 390 px): the wire log's request ids once they pass 1000
- * (an id cut to "#12…" cannot be paired with its answer), a task card's
+ * (an id cut to "#12…" cannot be paired with its answer), its taskIds beside
+ * the method and the gist at 1440 and 1024 px, a task card's
  * facts (the client's state, polls, interval, TTL), and on a phone with a
  * cluster each wire row's node and gist.
  */
@@ -45,6 +46,34 @@ test('layout: request ids past 1000 read whole in the wire log at 1440, 1024 and
     await page.setViewportSize({ width, height: 900 });
     await page.getByRole('list', { name: 'Wire log messages' }).scrollIntoViewIfNeeded();
     await expect.poll(() => cutIds(page), { message: `ids cut at ${width} px` }).toEqual([]);
+  }
+});
+
+/** The drawn rows' method, taskId and gist cells that cut their text (wider than the cell). */
+const cutCells = (page: Page): Promise<string[]> =>
+  page
+    .getByRole('list', { name: 'Wire log messages' })
+    .locator('.summary > .method, .summary > .task, .summary .gist')
+    .evaluateAll((cells) =>
+      cells.filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent),
+    );
+
+test("layout: at 1440 and 1024 px a wire row's taskId reads whole, beside its method and gist", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  await callTool(page, 'slow_compute', { seconds: '1' });
+  await expect(serverStatus(taskCard(page, 'slow_compute'))).toHaveText('completed');
+  await readWire(
+    page,
+    (rows) => rows.some((row) => row.taskId !== '' && row.gist === 'completed'),
+    'a poll answered completed',
+  );
+  for (const width of [1440, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByRole('list', { name: 'Wire log messages' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => cutCells(page), { message: `cells cut at ${width} px` }).toEqual([]);
   }
 });
 

@@ -51,6 +51,19 @@ test.beforeEach(async ({ page }) => {
   await openPlayground(page);
 });
 
+test('M3: on a clean start the Fault log counts no fault (link #1 opened is listed, muted); a drop counts one', async ({
+  page,
+}) => {
+  const summary = faultPanel(page).locator('summary').filter({ hasText: 'Fault log' });
+  await expect(summary).toHaveText('Fault log (no faults)');
+  const log = await faultLog(page);
+  await expect(log).toContainText('link #1 opened');
+  await page.getByRole('banner').getByRole('button', { name: 'Drop connection' }).click();
+  await expect(log).toContainText('link #1 dropped');
+  await expect(log).toContainText('link #2 opened');
+  await expect(summary).toHaveText('Fault log (1 fault)');
+});
+
 test('M3, C8: drop right after the next CreateTaskResult; the client reconnects and the same taskId completes', async ({
   page,
 }) => {

@@ -110,3 +110,41 @@ test('keyboard: Kill node 2, a group within the Cluster panel, hands the focus t
   await expect(kill).toBeDisabled();
   await expect.poll(() => focused(page)).toBe('Restart node 2');
 });
+
+/** Whether the focus is drawn where the learner can see it: the top of what holds it lies in the window and is not scrolled out of its column. */
+const focusInSight = (page: Page): Promise<boolean> =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return false;
+    const box = el.getBoundingClientRect();
+    if (box.top < 0 || box.top >= innerHeight) return false;
+    return el.contains(document.elementFromPoint(box.left + 4, box.top + 4));
+  });
+
+test('keyboard: at 390 px "Call slow_compute now" pressed: the page scrolls to the card it made, and the focus goes with it, in view', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openPlayground(page);
+  const now = page.getByRole('button', { name: 'Call slow_compute now' });
+  await now.focus();
+  await page.keyboard.press('Enter');
+  const card = taskCard(page, 'slow_compute');
+  await expect(card).toBeFocused();
+  await expect(card).toBeInViewport();
+  await expect.poll(() => focusInSight(page)).toBe(true);
+});
+
+test("keyboard: at 1440 px the form's Call pressed: the new card shows beside it and the focus stays on Call, in sight", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 720 });
+  await openPlayground(page);
+  const call = page
+    .getByRole('form', { name: 'slow_compute' })
+    .getByRole('button', { name: 'Call slow_compute' });
+  await call.focus();
+  await page.keyboard.press('Enter');
+  await expect(taskCard(page, 'slow_compute')).toBeInViewport();
+  await expect.poll(() => focusInSight(page)).toBe(true);
+});

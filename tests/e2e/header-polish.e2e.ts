@@ -1,14 +1,15 @@
 /**
  * The header as a newcomer meets it: one row at 1440 px (with the world
  * behind wall time and a breakpoint set too, the link's words and the
- * protocol line whole), whose Drop / Kill / Restart show a short word under
+ * protocol line whole; paused at a breakpoint, "Connected as learner"
+ * whole and the row no taller), whose Drop / Kill / Restart show a short word under
  * their full names; Breakpoints named in words; a kill with no request in
  * flight not read as "Connected"; on a phone, a pause said at the foot of
  * the screen once the header has scrolled away; a file dragged over the
  * page covers the whole window.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openPlayground } from './playground.ts';
+import { callTool, openPlayground } from './playground.ts';
 
 const header = (page: Page): Locator => page.getByRole('banner');
 const link = (page: Page): Locator => header(page).locator('.bar [role="status"]').first();
@@ -94,6 +95,31 @@ test('at 1440 px with the world behind wall time and a breakpoint set, the heade
   }
   // The brand has less room with the lag shown (240 px): the protocol line is whole still.
   expect(await protocolLine(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});
+
+test('layout: T17: at 1440 px paused at a breakpoint, "Connected as learner" reads whole and the header keeps its one row (58 px)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  const bar = header(page);
+  const oneRow = (await bar.boundingBox())!.height;
+  await time(page).locator('summary').click();
+  await time(page).getByRole('combobox', { name: 'method' }).fill('tasks/get');
+  await time(page).getByRole('button', { name: 'Add breakpoint' }).click();
+  await page.keyboard.press('Escape');
+  await callTool(page, 'slow_compute', { seconds: '5' });
+  await expect(time(page).getByTestId('paused-at')).toHaveText('at breakpoint tasks/get sent');
+  await expect(link(page)).toContainText('Connected as learner');
+  const words = link(page).getByText('Connected as learner', { exact: true });
+  expect(await words.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  const box = (await words.boundingBox())!;
+  const linkBox = (await link(page).boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(linkBox.x + linkBox.width + 0.5);
+  expect(await link(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  // One row still: no taller than with nothing paused, 58 px (to the pixel).
+  expect(oneRow).toBeLessThan(59);
+  expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(oneRow + 0.5);
 });
 
 test('at 390 px the Breakpoints panel opens inside the window, paused or not, and Esc closes it after Add breakpoint', async ({

@@ -114,6 +114,30 @@ test('myths: every wrong statement has a reason and an experiment that opens its
   await expect(page.getByRole('status').filter({ hasText: 'Connected as learner' })).toBeVisible();
 });
 
+test('keyboard: myths: Run the experiment from the keyboard, then Back: the focus returns to that link, in view, not to <body>', async ({
+  page,
+}) => {
+  await page.goto('/?view=myths');
+  const items = page.getByRole('list', { name: 'Wrong statements' }).getByRole('listitem');
+  const link = items.nth(5).getByRole('link', { name: /^Run the experiment/ });
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]scenario=/);
+  await expect(page.getByRole('status', { name: 'Scenario run' })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/[?&]view=myths/);
+  await expect(link).toBeFocused();
+  await expect(link).toBeInViewport();
+  // The note is spent: a reload of the page starts afresh.
+  await page.reload();
+  await expect(items.first()).toBeVisible();
+  // Two frames on, a note still held would have taken the focus back by then.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await expect(link).not.toBeFocused();
+});
+
 test('layout: the myths fill the width in columns (four at 1440 px, two at 1024, one at 390), each card as tall as its text, none wider than its column', async ({
   page,
 }) => {
