@@ -220,3 +220,65 @@ test("loading: the Breakpoints form's code fails to load: the open panel says so
   await expect(summary).toBeFocused();
   await expect(popover).toHaveAttribute('open');
 });
+
+test('loading: the rules view fails to load: the view says so in plain words; Try again, the chunk reachable, shows the rules with the focus on the view', async ({
+  page,
+}) => {
+  const DIGEST_CHUNK = '**/assets/SpecDigestView-*.js';
+  await page.route(DIGEST_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('link', { name: 'Rules' })
+    .click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The rules could not be loaded' });
+  await expect(alert.locator('p')).toHaveText(
+    'The rules could not be loaded: the network or the server did not answer.',
+  );
+  await expect(alert.locator('details summary')).toHaveText('What the browser said');
+
+  await page.unroute(DIGEST_CHUNK);
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { name: 'The rules', exact: true })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  await expect(page.locator('#learn-view')).toBeFocused();
+});
+
+test("loading: a replay's screen fails to load: the layer says so with the focus on Try again, Close goes back to the live page, the next run opens", async ({
+  page,
+}) => {
+  const BAR_CHUNK = '**/assets/ReplayBar-*.js';
+  await page.route(BAR_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  const run = serializeRunFile(cancelRaceRun());
+  await dropRunFile(page, 'cancel-race.json', run);
+  const alert = page.getByRole('alert').filter({ hasText: 'The replay could not be loaded' });
+  await expect(alert.getByRole('button', { name: 'Try again' })).toBeFocused();
+  await alert.getByRole('button', { name: 'Close' }).click();
+  await expect(alert).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^slow_compute\b/ })).toBeVisible();
+
+  await page.unroute(BAR_CHUNK);
+  await dropRunFile(page, 'cancel-race.json', run);
+  await expect(replayBar(page).getByText('Replay of cancel-race.json')).toBeVisible();
+});
+
+test('loading: the cluster controls fail to load: the unfolded panel says so; folded and unfolded again, the controls are there', async ({
+  page,
+}) => {
+  const BODY_CHUNK = '**/assets/ClusterBody-*.js';
+  await page.route(BODY_CHUNK, (route) => route.abort('internetdisconnected'));
+  await openPlayground(page);
+  const panel = page.getByRole('region', { name: 'Cluster' });
+  const heading = panel.getByRole('button', { name: 'Cluster' });
+  await heading.click();
+  await expect(panel.getByRole('alert').locator('p')).toHaveText(
+    'The cluster controls could not be loaded: the network or the server did not answer.',
+  );
+
+  await page.unroute(BODY_CHUNK);
+  await heading.click();
+  await heading.click();
+  await expect(panel.getByRole('alert')).toHaveCount(0);
+  await expect(panel.getByRole('combobox', { name: 'Nodes' })).toBeVisible();
+});
